@@ -1,0 +1,37 @@
+# Lorekeeper: `make run` serves the panel with everything it needs; `make test` runs the whole suite.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 8000
+export PORT
+
+.PHONY: run test bench chromium clean-var
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.dev-installed: $(BIN)/python requirements/base.txt requirements/dev.txt
+	$(BIN)/pip install --quiet -r requirements/dev.txt
+	touch $@
+
+$(VENV)/.test-installed: $(VENV)/.dev-installed requirements/test.txt
+	$(BIN)/pip install --quiet -r requirements/test.txt
+	touch $@
+
+run: $(VENV)/.dev-installed
+	$(BIN)/python -m config.embedded run --var var -- $(BIN)/python -m config.devserver
+
+# Browser tests drive Debian's chromium (Playwright's own browser download cannot work offline).
+chromium:
+	@test -x /usr/bin/chromium || { \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
+test: $(VENV)/.test-installed chromium
+	DJANGO_SETTINGS_MODULE=config.settings.test $(BIN)/python -m config.embedded run \
+		--var "$$(mktemp -d /tmp/lorekeeper-test.XXXXXX)" --throwaway -- $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: $(VENV)/.test-installed
+	DJANGO_SETTINGS_MODULE=config.settings.test $(BIN)/python -m config.embedded run --var var/bench -- \
+		$(BIN)/python bench/run_all.py

@@ -1,0 +1,1 @@
+"""The bot API, version 1 (contract: shared/API.md)."""

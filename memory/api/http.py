@@ -1,0 +1,81 @@
+"""JSON errors, bearer-token authentication and request-body rules shared by every API view."""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, JsonResponse
+
+from teams.models import BotToken
+from teams.selectors import bot_token_active_by_hash
+from teams.services import bot_token_hash, bot_token_mark_used
+
+
+class ApiError(Exception):
+    """Raised anywhere below a view to answer with one JSON error and change nothing."""
+
+    def __init__(self, status: int, error: str, field: str | None = None, headers: dict | None = None):
+        super().__init__(error)
+        self.status, self.error, self.field, self.headers = status, error, field, headers or {}
+
+
+def error_response(status: int, error: str, field: str | None = None, headers: dict | None = None) -> JsonResponse:
+    response = JsonResponse({"error": error, "field": field}, status=status)
+    for name, value in (headers or {}).items():
+        response[name] = value
+    return response
+
+
+def authenticate_bot(request: HttpRequest) -> BotToken:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "Send a bot token as 'Authorization: Bearer <token>'.")
+    bot_token = bot_token_active_by_hash(bot_token_hash(token.strip()))
+    if bot_token is None:
+        raise ApiError(401, "This bot token is not valid or has been revoked.")
+    bot_token_mark_used(token=bot_token)
+    return bot_token
+
+
+def json_body(request: HttpRequest) -> dict[str, Any]:
+    """The request body as a JSON object, or a 400 that says what is wrong with it."""
+    try:
+        body = json.loads(request.body or b"null")
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise ApiError(400, "The request body is not valid JSON.") from None
+    if not isinstance(body, dict):
+        raise ApiError(400, "The request body must be a JSON object.")
+    return body
+
+
+def bot_api(methods: list[str]) -> Callable:
+    """Wrap an API view: allowed methods, body size limit, token authentication, JSON errors.
+
+    The view receives (request, bot_token, **url_kwargs) and returns a JsonResponse or raises ApiError.
+    """
+
+    def decorator(view: Callable) -> Callable:
+        @functools.wraps(view)
+        def wrapper(request: HttpRequest, **kwargs: Any) -> JsonResponse:
+            try:
+                if request.method not in methods:
+                    raise ApiError(
+                        405, f"Use {' or '.join(methods)} on this address.", headers={"Allow": ", ".join(methods)}
+                    )
+                if int(request.headers.get("Content-Length") or 0) > settings.API_MAX_BODY_BYTES:
+                    raise ApiError(413, "The request body is larger than the 64 KiB limit.")
+                bot_token = authenticate_bot(request)
+                return view(request, bot_token, **kwargs)
+            except ApiError as exc:
+                return error_response(exc.status, exc.error, exc.field, exc.headers)
+
+        # The bot authenticates with its token, not a session cookie, so CSRF does not apply.
+        wrapper.csrf_exempt = True
+        return wrapper
+
+    return decorator

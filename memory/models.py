@@ -1,0 +1,252 @@
+"""What the bot remembers about a server: facts, the summary, and the server's AI settings."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVector, SearchVectorField
+from django.db import models
+from django.db.models import F, Q, Value
+from django.db.models.functions import Length, Replace
+from django.db.models.lookups import GreaterThanOrEqual, LessThanOrEqual
+from django.utils import timezone
+
+from teams.models import SNOWFLAKE_REGEX, Server
+
+KEY_REGEX = r"^[a-z0-9_.-]{1,64}$"
+KEY_MAX_LENGTH = 64
+CONTENT_MAX_LENGTH = 1000
+SUMMARY_MAX_LENGTH = 4000
+# Full-text configuration for facts. English stemming and stop words make "birthdays" find
+# "birthday" and keep "when is my" out of the ranking; identical words in other languages
+# still match because both sides are processed the same way.
+SEARCH_CONFIG = "english"
+
+
+class MemoryType(models.TextChoices):
+    CLASSIC = "classic", "Classic"
+    LEDGER = "ledger", "Ledger"
+    ARCHIVE = "archive", "Searchable archive"
+    RANKED = "ranked", "Ranked"
+    CONSOLIDATED = "consolidated", "Consolidated"
+    SEMANTIC = "semantic", "Semantic"
+
+
+class Scope(models.TextChoices):
+    SERVER = "server", "Server"
+    MEMBER = "member", "Member"
+
+
+class AuthorKind(models.TextChoices):
+    STAFF = "staff", "Staff"
+    BOT = "bot", "Bot"
+
+
+def _between_zero_and_one(field: str) -> Q:
+    return Q(**{f"{field}__gte": 0.0}) & Q(**{f"{field}__lte": 1.0})
+
+
+class Fact(models.Model):
+    """One memory item. Nothing deletes it automatically; retraction closes its validity window."""
+
+    server = models.ForeignKey(Server, on_delete=models.CASCADE, related_name="facts")
+    number = models.PositiveIntegerField(help_text="Shown to staff and to the model as [#N]; unique per server.")
+    scope = models.CharField(max_length=8, choices=Scope.choices, default=Scope.SERVER)
+    member_id = models.CharField(
+        "member id", max_length=20, blank=True, help_text="Discord user id the fact is about (member scope)."
+    )
+    key = models.CharField(max_length=KEY_MAX_LENGTH)
+    content = models.TextField()
+    confidence = models.FloatField(default=1.0)
+    importance = models.FloatField(null=True, blank=True, help_text="0–1 as rated by the model; empty = unscored.")
+
+    author_kind = models.CharField(max_length=8, choices=AuthorKind.choices, default=AuthorKind.STAFF)
+    author_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    learned_from_member_id = models.CharField(
+        max_length=20, blank=True, help_text="For bot-written facts: the member whose message taught it."
+    )
+
+    created_at = models.DateTimeField(default=timezone.now)
+    changed_at = models.DateTimeField(default=timezone.now)
+    valid_from = models.DateTimeField(default=timezone.now, help_text="In force since.")
+    retracted_at = models.DateTimeField(null=True, blank=True)
+    retraction_reason = models.TextField(blank=True)
+    superseded_by = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="supersedes"
+    )
+    # Optimistic concurrency: an edit names the version it started from.
+    version = models.PositiveIntegerField(default=1)
+
+    search_vector = models.GeneratedField(
+        expression=SearchVector(Replace("key", Value("_"), Value(" ")), weight="A", config=SEARCH_CONFIG)
+        + SearchVector("content", weight="B", config=SEARCH_CONFIG),
+        output_field=SearchVectorField(),
+        db_persist=True,
+    )
+
+    class Meta:
+        ordering = ["-changed_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["server", "number"], name="fact_number_unique_per_server"),
+            models.CheckConstraint(condition=Q(key__regex=KEY_REGEX), name="fact_key_format"),
+            models.CheckConstraint(
+                condition=GreaterThanOrEqual(Length("content"), 1)
+                & LessThanOrEqual(Length("content"), CONTENT_MAX_LENGTH),
+                name="fact_content_length",
+            ),
+            models.CheckConstraint(condition=_between_zero_and_one("confidence"), name="fact_confidence_range"),
+            models.CheckConstraint(
+                condition=Q(importance__isnull=True) | _between_zero_and_one("importance"),
+                name="fact_importance_range",
+            ),
+            models.CheckConstraint(
+                condition=(Q(scope=Scope.SERVER) & Q(member_id=""))
+                | (Q(scope=Scope.MEMBER) & Q(member_id__regex=SNOWFLAKE_REGEX)),
+                name="fact_scope_member_id",
+            ),
+            models.CheckConstraint(
+                condition=Q(superseded_by__isnull=True) | Q(retracted_at__isnull=False),
+                name="fact_only_retracted_facts_are_superseded",
+            ),
+            models.CheckConstraint(
+                condition=~Q(superseded_by=F("id")), name="fact_never_superseded_by_itself"
+            ),
+        ]
+        indexes = [
+            # Classic context and the default memory page order: newest change first, in force only.
+            models.Index(
+                F("server"),
+                F("changed_at").desc(),
+                F("id").desc(),
+                condition=Q(retracted_at__isnull=True),
+                name="fact_in_force_newest",
+            ),
+            models.Index(F("server"), F("changed_at").desc(), F("id").desc(), name="fact_newest"),
+            models.Index(fields=["server", "key"], name="fact_server_key"),
+            models.Index(fields=["server", "member_id"], name="fact_server_member"),
+            models.Index(fields=["server", "learned_from_member_id"], name="fact_server_learned_from"),
+            models.Index(fields=["server", "retracted_at"], name="fact_server_retracted"),
+            # btree_gin lets one GIN index answer "this server AND these words".
+            GinIndex(fields=["server", "search_vector"], name="fact_search"),
+        ]
+
+    def __str__(self) -> str:
+        return f"[#{self.number}] {self.key}"
+
+    @property
+    def is_in_force(self) -> bool:
+        return self.retracted_at is None
+
+
+class FactCounter(models.Model):
+    """The last fact number handed out on a server; numbers are never reused."""
+
+    server = models.OneToOneField(Server, on_delete=models.CASCADE, primary_key=True, related_name="fact_counter")
+    last_number = models.PositiveIntegerField(default=0)
+
+
+class Summary(models.Model):
+    """The one memory row the bot reads in full; older wordings stay, retracted."""
+
+    server = models.ForeignKey(Server, on_delete=models.CASCADE, related_name="summaries")
+    content = models.TextField(blank=True)
+    author_kind = models.CharField(max_length=8, choices=AuthorKind.choices, default=AuthorKind.STAFF)
+    author_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    retracted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "summaries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["server"], condition=Q(retracted_at__isnull=True), name="summary_one_current_per_server"
+            ),
+            models.CheckConstraint(
+                condition=LessThanOrEqual(Length("content"), SUMMARY_MAX_LENGTH), name="summary_length"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Summary of {self.server}"
+
+
+class AISettings(models.Model):
+    """Per-server AI settings (SPEC section 7), including the chosen memory type."""
+
+    MAX_INJECTED_RANGE = (1, 1000)
+    WEIGHT_RANGE = (0.0, 10.0)
+
+    server = models.OneToOneField(Server, on_delete=models.CASCADE, primary_key=True, related_name="ai_settings")
+    memory_type = models.CharField(max_length=16, choices=MemoryType.choices, default=MemoryType.CLASSIC)
+    max_injected_items = models.PositiveIntegerField("maximum injected memory items", default=20)
+    weight_recency = models.FloatField(default=1.0)
+    weight_importance = models.FloatField(default=1.0)
+    weight_relevance = models.FloatField(default=1.0)
+    read_all_channels = models.BooleanField("memory may be read in every channel", default=True)
+    read_channel_ids = ArrayField(models.CharField(max_length=20), default=list, blank=True)
+    write_all_channels = models.BooleanField("memory may be written in every channel", default=True)
+    write_channel_ids = ArrayField(models.CharField(max_length=20), default=list, blank=True)
+    include_threads = models.BooleanField(
+        default=False, help_text="A thread follows the channel it was started in; off: no memory in threads."
+    )
+    changed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = "AI settings"
+        verbose_name_plural = "AI settings"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(max_injected_items__gte=1) & Q(max_injected_items__lte=1000),
+                name="ai_settings_max_injected_range",
+            ),
+            *[
+                models.CheckConstraint(
+                    condition=Q(**{f"{name}__gte": 0.0}) & Q(**{f"{name}__lte": 10.0}),
+                    name=f"ai_settings_{name}_range",
+                )
+                for name in ("weight_recency", "weight_importance", "weight_relevance")
+            ],
+            models.CheckConstraint(
+                condition=Q(weight_recency__gt=0) | Q(weight_importance__gt=0) | Q(weight_relevance__gt=0),
+                name="ai_settings_weights_not_all_zero",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"AI settings of {self.server}"
+
+
+class ModelPurpose(models.TextChoices):
+    REPLY = "reply", "Reply model"
+    CONSOLIDATION = "consolidation", "Consolidation model"
+    EMBEDDING = "embedding", "Embedding model"
+
+
+class ModelEndpoint(models.Model):
+    """An OpenAI-compatible endpoint a server uses for one purpose. The key is stored encrypted."""
+
+    server = models.ForeignKey(Server, on_delete=models.CASCADE, related_name="model_endpoints")
+    purpose = models.CharField(max_length=16, choices=ModelPurpose.choices)
+    base_url = models.URLField("endpoint URL", max_length=500, help_text="e.g. http://127.0.0.1:11434/v1")
+    model_name = models.CharField(max_length=200)
+    api_key_encrypted = models.TextField(blank=True, help_text="MultiFernet token; never shown.")
+    api_key_hint = models.CharField(max_length=8, blank=True, help_text="Last characters of the key, for masking.")
+    changed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["server", "purpose"], name="model_endpoint_one_per_purpose"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_purpose_display()} of {self.server}"
+
+    @property
+    def masked_key(self) -> str:
+        return f"••••{self.api_key_hint}" if self.api_key_encrypted else ""

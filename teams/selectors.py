@@ -1,0 +1,33 @@
+"""Reads for teams and servers."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from .models import AuditEntry, BotToken, Server
+
+
+def bot_token_active_by_hash(token_hash: str) -> BotToken | None:
+    return (
+        BotToken.objects.select_related("team")
+        .filter(token_hash=token_hash, revoked_at__isnull=True)
+        .first()
+    )
+
+
+def server_for_token(token: BotToken, guild_id: str) -> Server | None:
+    """A server of the token's team; None for another team's server and for no server alike."""
+    return Server.objects.filter(team_id=token.team_id, guild_id=guild_id).first()
+
+
+def audit_entries_for_server(server: Server) -> QuerySet[AuditEntry]:
+    return AuditEntry.objects.filter(server=server).select_related("actor")
+
+
+def servers_with_memory_overview(servers: QuerySet[Server]) -> QuerySet[Server]:
+    """Servers annotated with what the home page shows: facts in force and the memory type."""
+    from django.db.models import Count, Q
+
+    return servers.select_related("team", "ai_settings").annotate(
+        facts_in_force=Count("facts", filter=Q(facts__retracted_at__isnull=True))
+    )

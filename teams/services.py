@@ -1,0 +1,154 @@
+"""Every write to teams, memberships, servers, permissions, bot tokens and the audit log."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Iterable
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from guardian.shortcuts import assign_perm, remove_perm
+
+from .models import AuditEntry, BotToken, Membership, Server, ServerUserObjectPermission, Team
+
+VIEW_SERVER = "teams.view_server"
+CONFIGURE_SERVER = "teams.configure_server"
+BOT_TOKEN_PREFIX = "lk_"
+
+
+# Audit -----------------------------------------------------------------------
+
+
+def audit_record(
+    *,
+    actor: AbstractBaseUser | None,
+    action: str,
+    server: Server | None = None,
+    target_ids: Iterable[int] = (),
+    count: int = 0,
+    result: str = "",
+    actor_label: str = "",
+) -> AuditEntry:
+    """Append one audit row; it can never be changed or removed afterwards."""
+    label = actor_label or (actor.get_username() if actor is not None else "system")
+    return AuditEntry.objects.create(
+        actor=actor,
+        actor_label=label,
+        server=server,
+        action=action,
+        target_ids=list(target_ids),
+        count=count,
+        result=result,
+    )
+
+
+# Teams and memberships ---------------------------------------------------------
+
+
+@transaction.atomic
+def team_create(*, name: str) -> Team:
+    """Create a team with no members and no servers."""
+    team = Team(name=name.strip())
+    team.full_clean()
+    team.save()
+    return team
+
+
+@transaction.atomic
+def membership_add(*, team: Team, user: AbstractBaseUser) -> Membership:
+    """Make the user a member; they can view every server of the team from now on."""
+    membership, _ = Membership.objects.get_or_create(team=team, user=user)
+    for server in team.servers.all():
+        assign_perm(VIEW_SERVER, user, server)
+    return membership
+
+
+@transaction.atomic
+def membership_remove(*, membership: Membership) -> None:
+    """End a membership; the user loses view and configure on every server of the team."""
+    user, team = membership.user, membership.team
+    membership.delete()
+    _revoke_all_server_permissions(user=user, servers=team.servers.all())
+
+
+def _revoke_all_server_permissions(*, user: AbstractBaseUser, servers) -> None:
+    ServerUserObjectPermission.objects.filter(user=user, content_object__in=servers).delete()
+
+
+# Servers -----------------------------------------------------------------------
+
+
+@transaction.atomic
+def server_create(*, team: Team, guild_id: str, name: str) -> Server:
+    """Create a server owned by the team; every member of the team can view it at once."""
+    server = Server(team=team, guild_id=guild_id.strip(), name=name.strip())
+    server.full_clean()
+    server.save()
+    server_sync_permissions(server=server)
+    return server
+
+
+@transaction.atomic
+def server_sync_permissions(*, server: Server) -> None:
+    """Make object permissions match ownership: members of the owning team view it, nobody else
+    keeps any permission on it (used after a server is created or moved to another team)."""
+    member_ids = set(server.team.memberships.values_list("user_id", flat=True))
+    ServerUserObjectPermission.objects.filter(content_object=server).exclude(user_id__in=member_ids).delete()
+    for membership in server.team.memberships.select_related("user"):
+        assign_perm(VIEW_SERVER, membership.user, server)
+
+
+@transaction.atomic
+def configure_grant(*, server: Server, user: AbstractBaseUser) -> None:
+    """Let a member of the owning team change the server's memory and AI settings."""
+    if not Membership.objects.filter(team_id=server.team_id, user=user).exists():
+        raise ValidationError(f"{user} is not a member of {server.team}; add them to the team first.")
+    assign_perm(CONFIGURE_SERVER, user, server)
+
+
+@transaction.atomic
+def configure_revoke(*, server: Server, user: AbstractBaseUser) -> None:
+    """Take configure away; the user keeps viewing while they stay in the team."""
+    remove_perm(CONFIGURE_SERVER, user, server)
+
+
+# Bot tokens --------------------------------------------------------------------
+
+
+def bot_token_hash(token: str) -> str:
+    # Tokens are 256 random bits, so a fast hash is enough: there is nothing to brute-force.
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@transaction.atomic
+def bot_token_issue(*, team: Team, name: str = "", created_by: AbstractBaseUser | None = None) -> tuple[BotToken, str]:
+    """Create a token for the team. The plaintext is returned once and never stored."""
+    plaintext = BOT_TOKEN_PREFIX + secrets.token_urlsafe(32)
+    token = BotToken.objects.create(
+        team=team,
+        name=name,
+        prefix=plaintext[:10],
+        token_hash=bot_token_hash(plaintext),
+        created_by=created_by,
+    )
+    audit_record(actor=created_by, action="bot_token.issue", target_ids=[token.pk], result=f"team {team.name}")
+    return token, plaintext
+
+
+@transaction.atomic
+def bot_token_revoke(*, token: BotToken, revoked_by: AbstractBaseUser | None = None) -> None:
+    """Stop the token from authenticating, at once; revoking twice is harmless."""
+    updated = BotToken.objects.filter(pk=token.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
+    token.refresh_from_db(fields=["revoked_at"])
+    if updated:
+        audit_record(actor=revoked_by, action="bot_token.revoke", target_ids=[token.pk], result=f"team {token.team}")
+
+
+def bot_token_mark_used(*, token: BotToken) -> None:
+    """Record use at most once a minute, so authentication does not write on every request."""
+    now = timezone.now()
+    if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:
+        BotToken.objects.filter(pk=token.pk).update(last_used_at=now)

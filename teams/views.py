@@ -1,0 +1,37 @@
+"""Panel pages of the teams app: the home page listing the servers a user can see."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+from guardian.shortcuts import get_objects_for_user
+
+from memory.models import MemoryType
+
+from .permissions import CONFIGURE_SERVER, servers_visible_to
+from .selectors import servers_with_memory_overview
+
+
+@login_required
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    servers = servers_with_memory_overview(servers_visible_to(request.user))
+    configurable_ids = set(
+        get_objects_for_user(request.user, CONFIGURE_SERVER, klass=servers, accept_global_perms=False).values_list(
+            "pk", flat=True
+        )
+    )
+    server_rows = [
+        {
+            "server": server,
+            "can_configure": server.pk in configurable_ids,
+            "facts_in_force": server.facts_in_force,
+            "memory_type_label": MemoryType(
+                server.ai_settings.memory_type if hasattr(server, "ai_settings") else MemoryType.CLASSIC
+            ).label,
+        }
+        for server in servers
+    ]
+    return render(request, "teams/home.html", {"server_rows": server_rows})
