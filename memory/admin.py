@@ -40,6 +40,7 @@ class AISettingsAdmin(admin.ModelAdmin):
 
 
 class ModelEndpointForm(forms.ModelForm):
+    base_url = forms.URLField(label="Endpoint URL", max_length=500, assume_scheme="https")
     api_key = forms.CharField(
         required=False,
         widget=forms.PasswordInput(render_value=False),

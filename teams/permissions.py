@@ -4,30 +4,47 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import Http404
-from guardian.shortcuts import get_objects_for_user
 
-from .models import Server
+from .models import Server, ServerGroupObjectPermission, ServerUserObjectPermission
 
 VIEW_SERVER = "teams.view_server"
 CONFIGURE_SERVER = "teams.configure_server"
 
 
+def servers_with_permission(user: AbstractBaseUser | AnonymousUser, codename: str) -> QuerySet[Server]:
+    """Servers on which the user holds the object permission, directly or through a group.
+
+    Reads guardian's direct foreign-key permission tables with two indexed subqueries, which is
+    what guardian's get_objects_for_user does in general form, at a fraction of its cost.
+    """
+    if not user.is_authenticated or not user.is_active:
+        return Server.objects.none()
+    if user.is_superuser:
+        return Server.objects.all()
+    direct = ServerUserObjectPermission.objects.filter(user=user, permission__codename=codename)
+    through_groups = ServerGroupObjectPermission.objects.filter(
+        group__user=user, permission__codename=codename
+    )
+    return Server.objects.filter(
+        Q(pk__in=direct.values("content_object_id")) | Q(pk__in=through_groups.values("content_object_id"))
+    )
+
+
 def servers_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Server]:
     """Servers the user may view (every server for a superuser)."""
-    if not user.is_authenticated:
-        return Server.objects.none()
-    return get_objects_for_user(user, VIEW_SERVER, klass=Server, accept_global_perms=False).select_related("team")
+    return servers_with_permission(user, "view_server").select_related("team")
+
+
+def servers_configurable_by(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Server]:
+    """Servers the user may change: configure on a server they can also see."""
+    return servers_visible_to(user).filter(pk__in=servers_with_permission(user, "configure_server").values("pk"))
 
 
 def can_configure(user: AbstractBaseUser | AnonymousUser, server: Server) -> bool:
     """Configure needs both: seeing the server and the configure permission on it."""
-    return (
-        user.is_authenticated
-        and user.has_perm(VIEW_SERVER, server)
-        and user.has_perm(CONFIGURE_SERVER, server)
-    )
+    return servers_configurable_by(user).filter(pk=server.pk).exists()
 
 
 def server_for_viewer(user: AbstractBaseUser | AnonymousUser, guild_id: str) -> Server:

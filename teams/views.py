@@ -6,11 +6,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
-from guardian.shortcuts import get_objects_for_user
 
 from memory.models import MemoryType
 
-from .permissions import CONFIGURE_SERVER, servers_visible_to
+from .permissions import servers_configurable_by, servers_visible_to
 from .selectors import servers_with_memory_overview
 
 
@@ -18,11 +17,7 @@ from .selectors import servers_with_memory_overview
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     servers = servers_with_memory_overview(servers_visible_to(request.user))
-    configurable_ids = set(
-        get_objects_for_user(request.user, CONFIGURE_SERVER, klass=servers, accept_global_perms=False).values_list(
-            "pk", flat=True
-        )
-    )
+    configurable_ids = set(servers_configurable_by(request.user).values_list("pk", flat=True))
     server_rows = [
         {
             "server": server,

@@ -130,4 +130,3 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": "INFO"},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
-FORMS_URLFIELD_ASSUME_HTTPS = True

@@ -1,0 +1,60 @@
+"""Shared by every benchmark: Django set-up, timing loops, and the one-line figure format.
+
+Every figure is printed as `bench: <name> p50_ms=<x> p95_ms=<y> n=<runs>` (latency) or
+`bench: <name> <metric>=<value>` (rates, recall), so runs can be compared line by line.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def setup_django() -> None:
+    """Configure Django against the database `make bench` provides (kept under var/bench/)."""
+    sys.path.insert(0, str(BASE_DIR))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+    import django
+
+    django.setup()
+    import logging
+
+    logging.getLogger("django.request").setLevel(logging.ERROR)  # 4xx answers are expected here
+    from django.core.management import call_command
+
+    call_command("migrate", "--no-input", verbosity=0)
+
+
+def percentile(samples_ms: list[float], fraction: float) -> float:
+    ordered = sorted(samples_ms)
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def time_calls(call: Callable[[], object], runs: int, warmup: int = 5) -> list[float]:
+    for _ in range(warmup):
+        call()
+    samples = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        call()
+        samples.append((time.perf_counter() - started) * 1000)
+    return samples
+
+
+def report_latency(name: str, samples_ms: list[float]) -> None:
+    print(
+        f"bench: {name} p50_ms={statistics.median(samples_ms):.2f} "
+        f"p95_ms={percentile(samples_ms, 0.95):.2f} n={len(samples_ms)}",
+        flush=True,
+    )
+
+
+def report_metric(name: str, metric: str, value: float) -> None:
+    print(f"bench: {name} {metric}={value:g}", flush=True)

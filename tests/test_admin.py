@@ -1,0 +1,73 @@
+"""Django admin: admins manage teams, memberships and tokens; permissions follow what they do there."""
+
+from __future__ import annotations
+
+import pytest
+
+from teams.models import AuditEntry, BotToken, Membership
+from teams.permissions import servers_visible_to
+from teams.services import audit_record
+from tests.conftest import logged_in_client
+from tests.factories import UserFactory
+
+CHANGELISTS = [
+    "/admin/teams/team/", "/admin/teams/membership/", "/admin/teams/server/", "/admin/teams/bottoken/",
+    "/admin/teams/auditentry/", "/admin/memory/fact/", "/admin/memory/summary/", "/admin/memory/aisettings/",
+    "/admin/memory/modelendpoint/",
+]
+
+
+@pytest.fixture
+def admin_client(db, django_user_model):
+    return logged_in_client(django_user_model.objects.create_superuser("root", "root@example.invalid", "pw-r00t!"))
+
+
+@pytest.mark.parametrize("url", CHANGELISTS)
+def test_every_changelist_opens_for_an_admin(admin_client, server, url):
+    assert admin_client.get(url).status_code == 200
+
+
+@pytest.mark.parametrize("url", CHANGELISTS[:3])
+def test_team_staff_without_admin_rights_are_sent_to_the_admin_login(member, url):
+    response = logged_in_client(member).get(url)
+    assert response.status_code == 302 and "/admin/login/" in response["Location"]
+
+
+def test_adding_a_membership_in_admin_grants_view(admin_client, team, server):
+    user = UserFactory(username="newcomer")
+    response = admin_client.post("/admin/teams/membership/add/", {"team": team.pk, "user": user.pk})
+    assert response.status_code == 302
+    assert server in servers_visible_to(user)
+
+
+def test_deleting_a_membership_in_admin_revokes_view(admin_client, team, server, member):
+    membership = Membership.objects.get(team=team, user=member)
+    admin_client.post(f"/admin/teams/membership/{membership.pk}/delete/", {"post": "yes"})
+    member = type(member).objects.get(pk=member.pk)
+    assert server not in servers_visible_to(member)
+
+
+def test_adding_a_token_in_admin_shows_it_once_and_stores_a_hash(admin_client, team, server, client):
+    response = admin_client.post("/admin/teams/bottoken/add/", {"team": team.pk, "name": "bot"}, follow=True)
+    shown = [str(message) for message in response.context["messages"]]
+    plaintext = next(word for message in shown for word in message.split() if word.startswith("lk_"))
+    token = BotToken.objects.get(team=team)
+    assert token.token_hash != plaintext and plaintext not in token.token_hash
+    api = client.get(f"/api/v1/servers/{server.guild_id}", HTTP_AUTHORIZATION=f"Bearer {plaintext}")
+    assert api.status_code == 200
+    change_page = admin_client.get(f"/admin/teams/bottoken/{token.pk}/change/").content.decode()
+    assert plaintext not in change_page
+
+
+def test_the_revoke_action_stops_a_token(admin_client, team, server, bot_token, client):
+    token = BotToken.objects.get(team=team)
+    admin_client.post("/admin/teams/bottoken/", {"action": "revoke_tokens", "_selected_action": [token.pk]})
+    api = client.get(f"/api/v1/servers/{server.guild_id}", HTTP_AUTHORIZATION=f"Bearer {bot_token}")
+    assert api.status_code == 401
+
+
+def test_audit_entries_are_read_only_in_admin(admin_client, server, owner):
+    entry = audit_record(actor=owner, server=server, action="memory.wipe", count=3)
+    assert admin_client.get("/admin/teams/auditentry/add/").status_code == 403
+    assert admin_client.post(f"/admin/teams/auditentry/{entry.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert AuditEntry.objects.filter(pk=entry.pk).exists()
