@@ -6,7 +6,7 @@ from django import forms
 from django.contrib import admin
 
 from .models import AISettings, Fact, ModelEndpoint, Summary
-from .services import model_endpoint_set
+from .services import fact_delete, model_endpoint_set
 
 
 @admin.register(Fact)
@@ -19,6 +19,13 @@ class FactAdmin(admin.ModelAdmin):
     readonly_fields = ["number", "created_at", "version"]
     list_select_related = ["server"]
     show_full_result_count = False  # no COUNT(*) over millions of facts on every page
+
+    def delete_model(self, request, obj):
+        fact_delete(fact=obj, actor=request.user, reason="deleted in admin")
+
+    def delete_queryset(self, request, queryset):
+        for fact in queryset:
+            fact_delete(fact=fact, actor=request.user, reason="deleted in admin")
 
     @admin.display(description="content")
     def short_content(self, fact: Fact) -> str:

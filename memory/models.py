@@ -125,6 +125,12 @@ class Fact(models.Model):
                 name="fact_in_force_newest",
             ),
             models.Index(F("server"), F("changed_at").desc(), F("id").desc(), name="fact_newest"),
+            # Sorting by confidence, and the all-servers list (newest first, filtered to the user's servers).
+            models.Index(F("server"), F("confidence").desc(), F("id").desc(), name="fact_confidence"),
+            models.Index(
+                F("changed_at").desc(), F("id").desc(), condition=Q(retracted_at__isnull=True),
+                name="fact_in_force_newest_all",
+            ),
             models.Index(fields=["server", "key"], name="fact_server_key"),
             models.Index(fields=["server", "member_id"], name="fact_server_member"),
             models.Index(fields=["server", "learned_from_member_id"], name="fact_server_learned_from"),

@@ -8,7 +8,7 @@ from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import connection, models, transaction
 from django.utils import timezone
 
 from config.crypto import encrypt_secret
@@ -23,11 +23,13 @@ from .models import (
     AISettings,
     AuthorKind,
     Fact,
+    MemoryType,
     ModelEndpoint,
     ModelPurpose,
     Scope,
     Summary,
 )
+from .memory_types import profile_for
 from .selectors import ai_settings_for_server, summary_current
 
 # Validation shared by the panel forms and the bot API ---------------------------
@@ -144,6 +146,8 @@ def fact_create(
     fact.created_at = fact.changed_at = fact.valid_from = moment
     fact.number = _allocate_fact_numbers(server, 1)[0]
     fact.save()
+    if author.kind == AuthorKind.STAFF:
+        audit_record(actor=author.user, server=server, action="fact.create", target_ids=[fact.number], count=1)
     return fact
 
 
@@ -163,6 +167,146 @@ def fact_retract(*, fact: Fact, reason: str, superseded_by: Fact | None = None, 
     return locked
 
 
+class FactConflict(Exception):
+    """Someone else changed the fact since the editor loaded it; `current` is what is stored now."""
+
+    def __init__(self, current: Fact):
+        super().__init__(f"Fact #{current.number} was changed by someone else.")
+        self.current = current
+
+
+def _permit_fact_deletes(reason: str) -> None:
+    """Tell the database guard (migration 0004) why facts are deleted in this transaction."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT set_config('lorekeeper.fact_delete', %s, true)", [reason])
+
+
+def _locked_fact(fact: Fact) -> Fact:
+    return Fact.objects.select_for_update().get(pk=fact.pk)
+
+
+@transaction.atomic
+def fact_update(
+    *,
+    fact: Fact,
+    actor: AbstractBaseUser,
+    expected_version: int,
+    key: str,
+    content: str,
+    confidence: float,
+) -> Fact:
+    """Save an edit made from `expected_version`; raises FactConflict if the fact moved on meanwhile."""
+    locked = _locked_fact(fact)
+    if locked.version != expected_version:
+        raise FactConflict(locked)
+    locked.key = validate_key(key)
+    locked.content = validate_content(content)
+    locked.confidence = validate_unit_interval(confidence, "confidence")
+    locked.changed_at = timezone.now()
+    locked.version += 1
+    locked.save(update_fields=["key", "content", "confidence", "changed_at", "version"])
+    audit_record(actor=actor, server=locked.server, action="fact.edit", target_ids=[locked.number], count=1)
+    return locked
+
+
+@transaction.atomic
+def fact_delete(*, fact: Fact, actor: AbstractBaseUser | None, reason: str = "deleted by staff") -> None:
+    """Delete one fact for good (retracted or not). Facts it replaced keep their history, unlinked."""
+    _permit_fact_deletes(reason)
+    number, server = fact.number, fact.server
+    deleted, _ = Fact.objects.filter(pk=fact.pk).delete()
+    if deleted:
+        audit_record(actor=actor, server=server, action="fact.delete", target_ids=[number], count=1, result=reason)
+
+
+@transaction.atomic
+def fact_restore(*, fact: Fact, actor: AbstractBaseUser) -> Fact:
+    """Re-open a retracted fact; the fact that replaced it is deliberately left alone."""
+    locked = _locked_fact(fact)
+    if locked.retracted_at is None:
+        raise ValidationError(f"Fact #{locked.number} is already in force.")
+    now = timezone.now()
+    locked.retracted_at, locked.retraction_reason, locked.superseded_by = None, "", None
+    locked.valid_from = locked.changed_at = now
+    locked.version += 1
+    locked.save(update_fields=["retracted_at", "retraction_reason", "superseded_by", "valid_from", "changed_at",
+                               "version"])
+    audit_record(actor=actor, server=locked.server, action="fact.restore", target_ids=[locked.number], count=1)
+    return locked
+
+
+@transaction.atomic
+def facts_restore_all(*, server: Server, actor: AbstractBaseUser) -> int:
+    """Re-open every retracted fact of the server; one audit row with the count."""
+    now = timezone.now()
+    restored = Fact.objects.filter(server=server, retracted_at__isnull=False).update(
+        retracted_at=None, retraction_reason="", superseded_by=None, valid_from=now, changed_at=now,
+        version=models.F("version") + 1,
+    )
+    audit_record(actor=actor, server=server, action="facts.restore_all", count=restored,
+                 result=f"{restored} retracted facts restored")
+    return restored
+
+
+@dataclass(frozen=True)
+class WipeResult:
+    facts: int
+    summaries: int = 0
+
+
+@transaction.atomic
+def server_wipe(*, server: Server, actor: AbstractBaseUser) -> WipeResult:
+    """Delete everything remembered about the server, now and irreversibly; one audit row."""
+    _permit_fact_deletes("server wipe")
+    # Plain SQL: the ORM's delete() would first load every fact (a million rows) to emulate SET NULL.
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM memory_fact WHERE server_id = %s", [server.pk])
+        facts = cursor.rowcount
+    summaries, _ = Summary.objects.filter(server=server).delete()
+    audit_record(actor=actor, server=server, action="memory.wipe_server", count=facts + summaries,
+                 result=f"{facts} facts and {summaries} summaries deleted")
+    return WipeResult(facts=facts, summaries=summaries)
+
+
+@transaction.atomic
+def member_wipe(*, server: Server, actor: AbstractBaseUser, member_id: str) -> WipeResult:
+    """Delete facts about the member and facts learned from their messages; other members are untouched."""
+    member_id = validate_member_id(member_id)
+    _permit_fact_deletes("member wipe")
+    about_member = Fact.objects.filter(server=server).filter(
+        models.Q(member_id=member_id) | models.Q(learned_from_member_id=member_id)
+    )
+    # Facts of other members that these replaced stay, with the link to the deleted replacement cleared.
+    Fact.objects.filter(superseded_by__in=about_member).exclude(pk__in=about_member).update(superseded_by=None)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "DELETE FROM memory_fact WHERE server_id = %s AND (member_id = %s OR learned_from_member_id = %s)",
+            [server.pk, member_id, member_id],
+        )
+        facts = cursor.rowcount
+    audit_record(actor=actor, server=server, action="memory.wipe_member", target_ids=[int(member_id)],
+                 count=facts, result=f"{facts} facts about or from member {member_id} deleted")
+    return WipeResult(facts=facts)
+
+
+@transaction.atomic
+def memory_type_set(*, server: Server, actor: AbstractBaseUser, memory_type: str) -> AISettings:
+    """Choose the server's memory type. Switching moves no fact; a type that is not ready is refused."""
+    if memory_type not in MemoryType.values:
+        raise ValidationError({"memory_type": "Choose one of the six memory types."})
+    profile = profile_for(memory_type)
+    if not profile.ready:
+        raise ValidationError({"memory_type": f"{profile.label} is not ready yet and cannot be chosen."})
+    ai_settings = AISettings.objects.select_for_update().get(pk=ai_settings_for_server(server).pk)
+    previous = ai_settings.memory_type
+    ai_settings.memory_type = memory_type
+    ai_settings.changed_at = timezone.now()
+    ai_settings.save(update_fields=["memory_type", "changed_at"])
+    if previous != memory_type:
+        audit_record(actor=actor, server=server, action="memory_type.set", result=f"{previous} → {memory_type}")
+    return ai_settings
+
+
 # Summary -----------------------------------------------------------------------
 
 
@@ -176,9 +320,12 @@ def summary_set(*, server: Server, content: str, author: FactAuthor) -> Summary:
         )
     now = timezone.now()
     Summary.objects.select_for_update().filter(server=server, retracted_at__isnull=True).update(retracted_at=now)
-    return Summary.objects.create(
+    summary = Summary.objects.create(
         server=server, content=content, author_kind=author.kind, author_user=author.user, created_at=now
     )
+    audit_record(actor=author.user, server=server, action="summary.set", count=1,
+                 actor_label="" if author.user else "bot")
+    return summary
 
 
 # AI settings -------------------------------------------------------------------
@@ -267,3 +414,11 @@ def model_endpoint_set(
     endpoint.save()
     audit_record(actor=actor, server=server, action="model_endpoint.set", result=purpose)
     return endpoint
+
+
+@transaction.atomic
+def model_endpoint_remove(*, server: Server, actor: AbstractBaseUser, purpose: str) -> None:
+    """Forget the endpoint (and its key) for this purpose."""
+    removed, _ = ModelEndpoint.objects.filter(server=server, purpose=purpose).delete()
+    if removed:
+        audit_record(actor=actor, server=server, action="model_endpoint.remove", result=purpose)

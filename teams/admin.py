@@ -89,6 +89,17 @@ class ServerAdmin(GuardedModelAdmin):
         super().save_model(request, obj, form, change)
         server_sync_permissions(server=obj)
 
+    def delete_model(self, request, obj):
+        # Facts are only deleted through memory's services (a database guard enforces it): wipe first.
+        from memory.services import server_wipe
+
+        server_wipe(server=obj, actor=request.user)
+        obj.delete()
+
+    def delete_queryset(self, request, queryset):
+        for server in queryset:
+            self.delete_model(request, server)
+
 
 @admin.register(BotToken)
 class BotTokenAdmin(admin.ModelAdmin):

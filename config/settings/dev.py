@@ -11,7 +11,7 @@ from .base import *  # noqa: F403
 from .base import VAR_DIR, database_config
 
 DEBUG = True
-ALLOWED_HOSTS = ["127.0.0.1", "localhost", "[::1]"]
+ALLOWED_HOSTS = ["127.0.0.1", "localhost", "[::1]", "testserver"]
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or local_secret_key(VAR_DIR)
 LOREKEEPER_FERNET_KEYS = (
     os.environ["LOREKEEPER_FERNET_KEYS"].split(",")

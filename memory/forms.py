@@ -1,0 +1,100 @@
+"""Forms of the memory pages. They parse what was typed; the services decide what is valid."""
+
+from __future__ import annotations
+
+from django import forms
+
+from .models import CONTENT_MAX_LENGTH, KEY_MAX_LENGTH, SUMMARY_MAX_LENGTH, AISettings, Scope
+
+
+class FactCreateForm(forms.Form):
+    key = forms.CharField(max_length=200, help_text="Short, e.g. server_theme or paul_birthday.")
+    content = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=5000)
+    confidence = forms.FloatField(initial=1.0, min_value=0.0, max_value=1.0,
+                                  error_messages={"min_value": "The confidence must be a number from 0 to 1.",
+                                                  "max_value": "The confidence must be a number from 0 to 1."})
+    scope = forms.ChoiceField(choices=Scope.choices, initial=Scope.SERVER, widget=forms.RadioSelect)
+    member_id = forms.CharField(required=False, max_length=40, label="Discord user id",
+                                help_text="For a member fact: the Discord user id it is about.")
+
+    key_max_length = KEY_MAX_LENGTH
+    content_max_length = CONTENT_MAX_LENGTH
+
+
+class FactEditForm(forms.Form):
+    key = forms.CharField(max_length=200)
+    content = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=5000)
+    confidence = forms.FloatField(min_value=0.0, max_value=1.0,
+                                  error_messages={"min_value": "The confidence must be a number from 0 to 1.",
+                                                  "max_value": "The confidence must be a number from 0 to 1."})
+    version = forms.IntegerField(widget=forms.HiddenInput)
+
+
+class SummaryForm(forms.Form):
+    content = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), required=False,
+                              max_length=SUMMARY_MAX_LENGTH,
+                              error_messages={"max_length": f"Keep the summary to at most {SUMMARY_MAX_LENGTH} characters."})
+
+
+class WipeForm(forms.Form):
+    SERVER, MEMBER = "server", "member"
+    target = forms.ChoiceField(
+        choices=[(SERVER, "Everything about this server"), (MEMBER, "Everything about one member")],
+        widget=forms.RadioSelect, initial=SERVER,
+    )
+    member_id = forms.CharField(required=False, max_length=40, label="Discord user id of the member")
+    confirmation = forms.CharField(max_length=200, label="Type the server name (or the member id) to confirm")
+
+
+class AISettingsForm(forms.Form):
+    max_injected_items = forms.IntegerField(label="Maximum injected memory items", help_text="1–1000.")
+    weight_recency = forms.FloatField(label="Recency weight", help_text="0–10.")
+    weight_importance = forms.FloatField(label="Importance weight", help_text="0–10.")
+    weight_relevance = forms.FloatField(label="Relevance weight", help_text="0–10.")
+    read_all_channels = forms.BooleanField(required=False, label="Memory may be read in every channel")
+    read_channel_ids = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}),
+                                       label="Otherwise only in these channels",
+                                       help_text="Channel ids, separated by spaces, commas or new lines.")
+    write_all_channels = forms.BooleanField(required=False, label="Memory may be written in every channel")
+    write_channel_ids = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}),
+                                        label="Otherwise only in these channels",
+                                        help_text="Channel ids, separated by spaces, commas or new lines.")
+    include_threads = forms.BooleanField(required=False, label="Include threads",
+                                         help_text="A thread follows the channel it was started in. Off: no memory "
+                                                   "is read or written in threads.")
+
+    @staticmethod
+    def initial_from(ai_settings: AISettings) -> dict:
+        return {
+            "max_injected_items": ai_settings.max_injected_items,
+            "weight_recency": ai_settings.weight_recency,
+            "weight_importance": ai_settings.weight_importance,
+            "weight_relevance": ai_settings.weight_relevance,
+            "read_all_channels": ai_settings.read_all_channels,
+            "read_channel_ids": "\n".join(ai_settings.read_channel_ids),
+            "write_all_channels": ai_settings.write_all_channels,
+            "write_channel_ids": "\n".join(ai_settings.write_channel_ids),
+            "include_threads": ai_settings.include_threads,
+        }
+
+    @staticmethod
+    def split_ids(raw: str) -> tuple[str, ...]:
+        return tuple(part for part in raw.replace(",", " ").split() if part)
+
+
+class ModelEndpointForm(forms.Form):
+    base_url = forms.URLField(required=False, max_length=500, label="Endpoint URL", assume_scheme="https",
+                              help_text="OpenAI-compatible, e.g. http://127.0.0.1:11434/v1")
+    model_name = forms.CharField(required=False, max_length=200, label="Model name")
+    api_key = forms.CharField(required=False, max_length=500, label="API key",
+                              widget=forms.PasswordInput(render_value=False),
+                              help_text="Leave empty to keep the stored key.")
+    remove_key = forms.BooleanField(required=False, label="Remove the stored key")
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("base_url") and not cleaned.get("model_name"):
+            self.add_error("model_name", "Name the model this endpoint should use.")
+        if cleaned.get("model_name") and not cleaned.get("base_url"):
+            self.add_error("base_url", "Enter the endpoint URL for this model.")
+        return cleaned

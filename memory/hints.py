@@ -1,0 +1,45 @@
+"""Nudges shown while staff type a fact: keep it short, and never store secrets."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .models import CONTENT_MAX_LENGTH
+
+SHORT_ENOUGH = 200
+
+# Shapes of credentials that should never become bot memory.
+SECRET_PATTERNS = [
+    (re.compile(r"\bsk-[A-Za-z0-9_-]{16,}"), "an API key"),
+    (re.compile(r"\b(?:ghp|gho|ghs|github_pat)_[A-Za-z0-9_]{20,}"), "a GitHub token"),
+    (re.compile(r"\bxox[abprs]-[A-Za-z0-9-]{10,}"), "a Slack token"),
+    (re.compile(r"\bAKIA[0-9A-Z]{16}\b"), "an AWS access key"),
+    (re.compile(r"\b[MNO][A-Za-z\d_-]{23,25}\.[A-Za-z\d_-]{6}\.[A-Za-z\d_-]{27,38}\b"), "a Discord bot token"),
+    (re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----"), "a private key"),
+    (re.compile(r"\b(?:password|passwd|pwd|passcode|wachtwoord|passwort|パスワード)\b\s*(?:is|:|=)\s*\S+", re.I),
+     "a password"),
+    (re.compile(r"\b(?:api[_ -]?key|secret|token)\b\s*(?:is|:|=)\s*\S{8,}", re.I), "a secret"),
+    (re.compile(r"\b(?:\d[ -]?){13,19}\b"), "a card number"),
+]
+
+
+@dataclass(frozen=True)
+class ContentHint:
+    length: int
+    limit: int
+    is_short: bool
+    is_too_long: bool
+    secret_kind: str | None
+
+
+def content_hint(content: str) -> ContentHint:
+    text = content.strip()
+    secret_kind = next((kind for pattern, kind in SECRET_PATTERNS if pattern.search(text)), None)
+    return ContentHint(
+        length=len(text),
+        limit=CONTENT_MAX_LENGTH,
+        is_short=len(text) <= SHORT_ENOUGH,
+        is_too_long=len(text) > CONTENT_MAX_LENGTH,
+        secret_kind=secret_kind,
+    )

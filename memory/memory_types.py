@@ -1,0 +1,81 @@
+"""The six memory types as one scale: what each adds, and the behaviour the rest of the code asks for.
+
+This is the one place that knows how types differ. Views, services and the bot pipeline ask
+`profile_for(memory_type)` instead of comparing type names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .models import MemoryType
+
+
+@dataclass(frozen=True)
+class TypeProfile:
+    value: str
+    label: str
+    position: int  # 1..6 on the scale
+    ready: bool  # its machinery exists; a type that is not ready cannot be chosen
+    adds: str  # the one thing it adds to the type before it
+    changes: str  # what the bot does differently
+    settings: str  # which settings apply and where they live
+    retract_deletes: bool  # Classic deletes when the bot retracts; every later type closes the window
+    can_supersede: bool
+    can_search: bool
+
+
+PROFILES: tuple[TypeProfile, ...] = (
+    TypeProfile(
+        value=MemoryType.CLASSIC, label="Classic", position=1, ready=True,
+        adds="A flat list of facts. The most recently changed facts fill the context.",
+        changes="When the bot says a fact no longer holds, the fact is deleted.",
+        settings="Maximum injected memory items (AI settings).",
+        retract_deletes=True, can_supersede=False, can_search=False,
+    ),
+    TypeProfile(
+        value=MemoryType.LEDGER, label="Ledger", position=2, ready=True,
+        adds="Retraction instead of deletion: a fact that no longer holds closes its validity window.",
+        changes="Retracted facts leave the bot's context but stay on this page with their end date, reason and "
+                "replacement. The bot may also supersede a fact, and is told that the old wording is kept.",
+        settings="Maximum injected memory items (AI settings).",
+        retract_deletes=False, can_supersede=True, can_search=False,
+    ),
+    TypeProfile(
+        value=MemoryType.ARCHIVE, label="Searchable archive", position=3, ready=True,
+        adds="One lookup per reply: the bot may search all facts in force by name before it answers.",
+        changes="A search costs exactly one extra model call, never two. It is full text, run by the database, "
+                "over server and member facts; it cannot reach retracted facts, and it obeys the read channels.",
+        settings="Maximum injected memory items and read channels (AI settings).",
+        retract_deletes=False, can_supersede=True, can_search=True,
+    ),
+    TypeProfile(
+        value=MemoryType.RANKED, label="Ranked", position=4, ready=False,
+        adds="The context slots go to the most useful facts, not the newest.",
+        changes="Each fact is scored on recency, importance and relevance to the message; confidence only "
+                "lowers the score. It ranks and never filters.",
+        settings="Ranking weights for recency, importance and relevance (AI settings).",
+        retract_deletes=False, can_supersede=True, can_search=True,
+    ),
+    TypeProfile(
+        value=MemoryType.CONSOLIDATED, label="Consolidated", position=5, ready=False,
+        adds="A background round over a quiet server proposes duplicate merges and a rewritten summary.",
+        changes="Nothing is applied until a person answers each proposal; contradictions are flagged, never merged.",
+        settings="Consolidation model (AI settings); without one, merges keep the winning fact word for word.",
+        retract_deletes=False, can_supersede=True, can_search=True,
+    ),
+    TypeProfile(
+        value=MemoryType.SEMANTIC, label="Semantic", position=6, ready=False,
+        adds="Each fact gets an embedding, so a search finds meaning, not only the same words.",
+        changes="Search and relevance fuse words and meaning; without an embedding model it falls back to words "
+                "and says so.",
+        settings="Embedding model (AI settings).",
+        retract_deletes=False, can_supersede=True, can_search=True,
+    ),
+)
+
+_BY_VALUE = {profile.value: profile for profile in PROFILES}
+
+
+def profile_for(memory_type: str) -> TypeProfile:
+    return _BY_VALUE[memory_type]

@@ -1,0 +1,78 @@
+"""The memory page: every fact a user can see, filtered, searched, sorted and paged with HTMX."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from teams.panel import HtmxHttpRequest, panel_login_required
+from teams.permissions import servers_configurable_by, servers_visible_to
+
+from ..forms import FactCreateForm
+from ..hints import content_hint
+from ..memory_types import PROFILES, profile_for
+from ..selectors import (
+    SORTS,
+    FactFilter,
+    FactState,
+    ai_settings_for_server,
+    fact_page,
+    servers_with_retracted_facts,
+    summary_current,
+)
+
+
+def fact_list_context(request: HtmxHttpRequest) -> dict:
+    """What the list fragment needs; shared by the page and by every fragment that re-renders the list."""
+    visible = servers_visible_to(request.user)
+    chosen = visible.filter(guild_id=request.GET.get("server", "")).first()
+    servers = visible.filter(pk=chosen.pk) if chosen else visible
+    has_retracted = servers_with_retracted_facts(servers)
+    state = request.GET.get("state", FactState.IN_FORCE)
+    if state not in FactState.CHOICES or not has_retracted:
+        state = FactState.IN_FORCE
+    sort = request.GET.get("sort", "changed")
+    sort = sort if sort in SORTS else "changed"
+    query = request.GET.get("q", "")[:200]
+    page = fact_page(FactFilter(servers=servers, query=query, state=state, sort=sort),
+                     after=request.GET.get("after", ""), before=request.GET.get("before", ""))
+    configurable_ids = set(servers_configurable_by(request.user).filter(pk__in=servers).values_list("pk", flat=True))
+    return {
+        "visible_servers": visible,
+        "chosen_server": chosen,
+        "page": page,
+        "query": query,
+        "state": state,
+        "sort": sort,
+        "has_retracted": has_retracted,
+        "configurable_ids": configurable_ids,
+        "show_server_column": chosen is None and len(visible) > 1,
+    }
+
+
+@panel_login_required
+@require_GET
+def memory_page(request: HtmxHttpRequest) -> HttpResponse:
+    context = fact_list_context(request)
+    if request.htmx and request.htmx.target == "fact-list":
+        return render(request, "memory/_fact_list.html", context)
+    chosen = context["chosen_server"]
+    if chosen is not None:
+        ai_settings = ai_settings_for_server(chosen)
+        context.update(
+            can_configure=chosen.pk in context["configurable_ids"],
+            summary=summary_current(chosen),
+            ai_settings=ai_settings,
+            active_profile=profile_for(ai_settings.memory_type),
+            profiles=PROFILES,
+            create_form=FactCreateForm(),
+        )
+    return render(request, "memory/memory_page.html", context)
+
+
+@panel_login_required
+@require_GET
+def content_hint_fragment(request: HtmxHttpRequest) -> HttpResponse:
+    """Length hint and secret warning for the content being typed (any logged-in user; reads nothing)."""
+    return render(request, "memory/_content_hint.html", {"hint": content_hint(request.GET.get("content", ""))})

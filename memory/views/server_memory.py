@@ -1,0 +1,150 @@
+"""Whole-server actions on the memory page: summary, memory type, restore all, wipe, audit log."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from teams.panel import HtmxHttpRequest, panel_login_required
+from teams.permissions import can_configure, server_for_configurer, server_for_viewer
+from teams.selectors import audit_entries_for_server
+
+from ..dry_run import type_cards
+from ..forms import SummaryForm, WipeForm
+from ..memory_types import PROFILES, profile_for
+from ..models import Fact
+from ..selectors import ai_settings_for_server, summary_current
+from ..services import FactAuthor, facts_restore_all, member_wipe, memory_type_set, server_wipe, summary_set
+
+AUDIT_PAGE_SIZE = 50
+
+
+def _memory_url(guild_id: str) -> str:
+    return f"{reverse('memory:page')}?server={guild_id}"
+
+
+@panel_login_required
+@require_http_methods(["GET", "POST"])
+def summary_view(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
+    """GET: the summary block. POST (configure): save a new wording; the old one is retracted, not deleted."""
+    if request.method == "GET":
+        server = server_for_viewer(request.user, guild_id)
+        return render(request, "memory/_summary.html", {
+            "server": server, "summary": summary_current(server), "can_configure": can_configure(request.user, server)
+        })
+    server = server_for_configurer(request.user, guild_id)
+    form = SummaryForm(request.POST)
+    if form.is_valid():
+        try:
+            summary_set(server=server, content=form.cleaned_data["content"], author=FactAuthor.staff(request.user))
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            return render(request, "memory/_summary.html",
+                          {"server": server, "summary": summary_current(server), "can_configure": True})
+    return render(request, "memory/_summary_form.html", {"server": server, "form": form}, status=422)
+
+
+@panel_login_required
+@require_GET
+def summary_edit(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
+    server = server_for_configurer(request.user, guild_id)
+    summary = summary_current(server)
+    form = SummaryForm(initial={"content": summary.content if summary else ""})
+    return render(request, "memory/_summary_form.html", {"server": server, "form": form})
+
+
+@panel_login_required
+@require_http_methods(["GET", "POST"])
+def memory_type_view(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
+    """GET: the six cards with this server's dry run. POST (configure): choose a type, saved at once."""
+    if request.method == "GET":
+        server = server_for_viewer(request.user, guild_id)
+        error = ""
+    else:
+        server = server_for_configurer(request.user, guild_id)
+        error = ""
+        try:
+            memory_type_set(server=server, actor=request.user, memory_type=request.POST.get("memory_type", ""))
+        except ValidationError as refused:
+            error = " ".join(refused.messages)
+        if not error and not request.htmx:
+            return redirect(_memory_url(server.guild_id))
+    current = ai_settings_for_server(server).memory_type
+    context = {
+        "server": server,
+        "profiles": PROFILES,
+        "active_profile": profile_for(current),
+        "cards": type_cards(server, current),
+        "can_configure": can_configure(request.user, server),
+        "error": error,
+    }
+    template = "memory/_memory_type.html" if request.htmx else "memory/memory_type_page.html"
+    return render(request, template, context, status=422 if error else 200)
+
+
+@panel_login_required
+@require_http_methods(["GET", "POST"])
+def restore_all(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
+    """GET asks for confirmation with the count; POST re-opens every retracted fact of the server."""
+    server = server_for_configurer(request.user, guild_id)
+    if request.method == "POST":
+        restored = facts_restore_all(server=server, actor=request.user)
+        messages.success(request, f"Restored {restored} retracted fact{'s' if restored != 1 else ''}.")
+        return redirect(_memory_url(server.guild_id))
+    retracted = Fact.objects.filter(server=server, retracted_at__isnull=False).count()
+    return render(request, "memory/restore_all_page.html", {"server": server, "retracted": retracted})
+
+
+@panel_login_required
+@require_http_methods(["GET", "POST"])
+def wipe(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
+    """Wipe everything about the server or one member, confirmed by typing the name (or the id)."""
+    server = server_for_configurer(request.user, guild_id)
+    form = WipeForm(request.POST or None, initial={"member_id": request.GET.get("member", "")})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        member_id = data["member_id"].strip()
+        if data["target"] == WipeForm.MEMBER and not member_id:
+            form.add_error("member_id", "Enter the Discord user id of the member to wipe.")
+        elif data["confirmation"].strip() != (member_id if data["target"] == WipeForm.MEMBER else server.name):
+            expected = "the member id" if data["target"] == WipeForm.MEMBER else f"the server name “{server.name}”"
+            form.add_error("confirmation", f"Type {expected} exactly to confirm; nothing was deleted.")
+        else:
+            try:
+                if data["target"] == WipeForm.MEMBER:
+                    result = member_wipe(server=server, actor=request.user, member_id=member_id)
+                    messages.success(request, f"Wiped {result.facts} facts about or from member {member_id}.")
+                else:
+                    result = server_wipe(server=server, actor=request.user)
+                    messages.success(request, f"Wiped {result.facts} facts and the summary of {server.name}.")
+            except ValidationError as error:
+                form.add_error("member_id", " ".join(error.messages))
+            else:
+                return redirect(_memory_url(server.guild_id))
+    return render(request, "memory/wipe_page.html", {"server": server, "form": form},
+                  status=422 if form.errors else 200)
+
+
+@panel_login_required
+@require_GET
+def audit_log(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
+    """Newest first, paged by id (configure users only: it names who did what)."""
+    server = server_for_configurer(request.user, guild_id)
+    entries = audit_entries_for_server(server).order_by("-id")
+    before = request.GET.get("before", "")
+    if before.isdigit():
+        entries = entries.filter(id__lt=int(before))
+    rows = list(entries[: AUDIT_PAGE_SIZE + 1])
+    context = {
+        "server": server,
+        "entries": rows[:AUDIT_PAGE_SIZE],
+        "next_before": rows[AUDIT_PAGE_SIZE - 1].id if len(rows) > AUDIT_PAGE_SIZE else None,
+        "is_first_page": not before,
+    }
+    template = "memory/_audit_rows.html" if request.htmx else "memory/audit_page.html"
+    return render(request, template, context)
