@@ -88,7 +88,8 @@ class ModelEndpointForm(forms.Form):
     model_name = forms.CharField(required=False, max_length=200, label="Model name")
     api_key = forms.CharField(required=False, max_length=500, label="API key",
                               widget=forms.PasswordInput(render_value=False),
-                              help_text="Leave empty to keep the stored key.")
+                              help_text="Leave empty to keep the stored key. Changing the endpoint URL "
+                                        "removes the stored key unless you enter it again.")
     remove_key = forms.BooleanField(required=False, label="Remove the stored key")
 
     def clean(self):

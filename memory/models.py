@@ -22,6 +22,7 @@ SUMMARY_MAX_LENGTH = 4000
 # "birthday" and keep "when is my" out of the ranking; identical words in other languages
 # still match because both sides are processed the same way.
 SEARCH_CONFIG = "english"
+PREFIX_CONFIG = "simple"
 
 
 class MemoryType(models.TextChoices):
@@ -80,9 +81,14 @@ class Fact(models.Model):
     # Optimistic concurrency: an edit names the version it started from.
     version = models.PositiveIntegerField(default=1)
 
+    # Two sets of lexemes in one vector (one GIN index): stemmed English words (weights A, B) for the
+    # bot's search and ranking, and the words as written (weights C, D) so that the panel's prefix
+    # search finds "gaming" while "gamin" is typed (the stemmer would have stored only "game").
     search_vector = models.GeneratedField(
         expression=SearchVector(Replace("key", Value("_"), Value(" ")), weight="A", config=SEARCH_CONFIG)
-        + SearchVector("content", weight="B", config=SEARCH_CONFIG),
+        + SearchVector("content", weight="B", config=SEARCH_CONFIG)
+        + SearchVector(Replace("key", Value("_"), Value(" ")), weight="C", config=PREFIX_CONFIG)
+        + SearchVector("content", weight="D", config=PREFIX_CONFIG),
         output_field=SearchVectorField(),
         db_persist=True,
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -14,7 +15,7 @@ from django.db.models import QuerySet
 
 from teams.models import Server
 
-from .models import SEARCH_CONFIG, AISettings, Fact, ModelEndpoint, Summary
+from .models import PREFIX_CONFIG, AISettings, Fact, ModelEndpoint, Summary
 
 
 def ai_settings_for_server(server: Server) -> AISettings:
@@ -75,11 +76,12 @@ class FactPage:
 
 
 def search_query_for(text: str) -> SearchQuery | None:
-    """Prefix full-text query: every word typed must start a word of the key or content."""
+    """Prefix full-text query: every word typed must start a word of the key or content, as written
+    (no stemming, no stop words: "the" finds "theme", "gamin" finds "gaming")."""
     words = re.findall(r"\w+", text.lower(), flags=re.UNICODE)[:8]
     if not words:
         return None
-    return SearchQuery(" & ".join(f"{word}:*" for word in words), search_type="raw", config=SEARCH_CONFIG)
+    return SearchQuery(" & ".join(f"{word}:*" for word in words), search_type="raw", config=PREFIX_CONFIG)
 
 
 def _filtered_facts(fact_filter: FactFilter) -> QuerySet[Fact]:
@@ -102,17 +104,23 @@ def _encode_cursor(value: object, pk: int) -> str:
 
 
 def _decode_cursor(cursor: str, column: str) -> tuple[object, int] | None:
+    """A cursor from our own links; anything else (edited, truncated, absurd numbers) means page 1."""
     try:
         value, pk = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
         if column == "changed_at":
             value = datetime.fromisoformat(value)
         elif column == "confidence":
             value = float(value)
+            if not math.isfinite(value):
+                return None
         else:
             value = int(value)
-        return value, int(pk)
-    except (ValueError, TypeError, json.JSONDecodeError):
+        pk = int(pk)
+    except (ValueError, TypeError, OverflowError, json.JSONDecodeError):
         return None
+    if not (0 <= pk < 2**63) or (column == "number" and not 0 <= value < 2**31):
+        return None
+    return value, pk
 
 
 def _count_label(facts: QuerySet[Fact]) -> str:
@@ -180,6 +188,3 @@ def servers_with_retracted_facts(servers: QuerySet[Server]) -> bool:
 def fact_by_number(server: Server, number: int) -> Fact:
     return Fact.objects.select_related("server", "author_user", "superseded_by").get(server=server, number=number)
 
-
-def member_ids_of_server(server: Server) -> int:
-    return Fact.objects.filter(server=server).exclude(member_id="").values("member_id").distinct().count()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -159,6 +161,8 @@ def fact_retract(*, fact: Fact, reason: str, superseded_by: Fact | None = None, 
         raise ValidationError(f"Fact #{locked.number} is already retracted.")
     if superseded_by is not None and superseded_by.server_id != locked.server_id:
         raise ValidationError("A fact can only be replaced by a fact of the same server.")
+    if superseded_by is not None and superseded_by.pk == locked.pk:
+        raise ValidationError("A fact cannot replace itself.")
     locked.retracted_at = at or timezone.now()
     locked.retraction_reason = reason.strip()
     locked.superseded_by = superseded_by
@@ -175,10 +179,17 @@ class FactConflict(Exception):
         self.current = current
 
 
-def _permit_fact_deletes(reason: str) -> None:
-    """Tell the database guard (migration 0004) why facts are deleted in this transaction."""
+@contextmanager
+def _permit_fact_deletes(reason: str) -> Iterator[None]:
+    """Tell the database guard (migration 0004) why facts are deleted, for the block only: a later
+    delete in the same outer transaction is refused again."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT set_config('lorekeeper.fact_delete', %s, true)", [reason])
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT set_config('lorekeeper.fact_delete', '', true)")
 
 
 def _locked_fact(fact: Fact) -> Fact:
@@ -212,9 +223,9 @@ def fact_update(
 @transaction.atomic
 def fact_delete(*, fact: Fact, actor: AbstractBaseUser | None, reason: str = "deleted by staff") -> None:
     """Delete one fact for good (retracted or not). Facts it replaced keep their history, unlinked."""
-    _permit_fact_deletes(reason)
     number, server = fact.number, fact.server
-    deleted, _ = Fact.objects.filter(pk=fact.pk).delete()
+    with _permit_fact_deletes(reason):
+        deleted, _ = Fact.objects.filter(pk=fact.pk).delete()
     if deleted:
         audit_record(actor=actor, server=server, action="fact.delete", target_ids=[number], count=1, result=reason)
 
@@ -257,9 +268,8 @@ class WipeResult:
 @transaction.atomic
 def server_wipe(*, server: Server, actor: AbstractBaseUser) -> WipeResult:
     """Delete everything remembered about the server, now and irreversibly; one audit row."""
-    _permit_fact_deletes("server wipe")
     # Plain SQL: the ORM's delete() would first load every fact (a million rows) to emulate SET NULL.
-    with connection.cursor() as cursor:
+    with _permit_fact_deletes("server wipe"), connection.cursor() as cursor:
         cursor.execute("DELETE FROM memory_fact WHERE server_id = %s", [server.pk])
         facts = cursor.rowcount
     summaries, _ = Summary.objects.filter(server=server).delete()
@@ -272,13 +282,12 @@ def server_wipe(*, server: Server, actor: AbstractBaseUser) -> WipeResult:
 def member_wipe(*, server: Server, actor: AbstractBaseUser, member_id: str) -> WipeResult:
     """Delete facts about the member and facts learned from their messages; other members are untouched."""
     member_id = validate_member_id(member_id)
-    _permit_fact_deletes("member wipe")
     about_member = Fact.objects.filter(server=server).filter(
         models.Q(member_id=member_id) | models.Q(learned_from_member_id=member_id)
     )
     # Facts of other members that these replaced stay, with the link to the deleted replacement cleared.
     Fact.objects.filter(superseded_by__in=about_member).exclude(pk__in=about_member).update(superseded_by=None)
-    with connection.cursor() as cursor:
+    with _permit_fact_deletes("member wipe"), connection.cursor() as cursor:
         cursor.execute(
             "DELETE FROM memory_fact WHERE server_id = %s AND (member_id = %s OR learned_from_member_id = %s)",
             [server.pk, member_id, member_id],
@@ -404,7 +413,12 @@ def model_endpoint_set(
     endpoint = ModelEndpoint.objects.filter(server=server, purpose=purpose).first() or ModelEndpoint(
         server=server, purpose=purpose
     )
-    endpoint.base_url = base_url.strip()
+    base_url = base_url.strip()
+    if endpoint.pk and endpoint.base_url != base_url and api_key is None and endpoint.api_key_encrypted:
+        # A stored key is never sent to a new address it was not entered for: pointing the endpoint
+        # elsewhere would otherwise hand the key to whoever runs that address.
+        api_key = ""
+    endpoint.base_url = base_url
     endpoint.model_name = model_name.strip()
     if api_key is not None:
         endpoint.api_key_encrypted = encrypt_secret(api_key) if api_key else ""

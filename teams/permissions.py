@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
-from .models import Server, ServerGroupObjectPermission, ServerUserObjectPermission
+from .models import SNOWFLAKE_REGEX, Server, ServerGroupObjectPermission, ServerUserObjectPermission
 
 VIEW_SERVER = "teams.view_server"
 CONFIGURE_SERVER = "teams.configure_server"
@@ -49,6 +51,8 @@ def can_configure(user: AbstractBaseUser | AnonymousUser, server: Server) -> boo
 
 def server_for_viewer(user: AbstractBaseUser | AnonymousUser, guild_id: str) -> Server:
     """The server, or 404 when it does not exist or the user cannot see it (the two look the same)."""
+    if not re.fullmatch(SNOWFLAKE_REGEX, guild_id):
+        raise Http404("No such server.")
     server = servers_visible_to(user).filter(guild_id=guild_id).first()
     if server is None:
         raise Http404("No such server.")

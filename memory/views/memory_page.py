@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from teams.models import SNOWFLAKE_REGEX
 from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import servers_configurable_by, servers_visible_to
 
@@ -23,10 +26,14 @@ from ..selectors import (
 )
 
 
+SNOWFLAKE = re.compile(SNOWFLAKE_REGEX)
+
+
 def fact_list_context(request: HtmxHttpRequest) -> dict:
     """What the list fragment needs; shared by the page and by every fragment that re-renders the list."""
     visible = servers_visible_to(request.user)
-    chosen = visible.filter(guild_id=request.GET.get("server", "")).first()
+    guild_id = request.GET.get("server", "")
+    chosen = visible.filter(guild_id=guild_id).first() if SNOWFLAKE.fullmatch(guild_id) else None
     servers = visible.filter(pk=chosen.pk) if chosen else visible
     has_retracted = servers_with_retracted_facts(servers)
     state = request.GET.get("state", FactState.IN_FORCE)
@@ -34,7 +41,7 @@ def fact_list_context(request: HtmxHttpRequest) -> dict:
         state = FactState.IN_FORCE
     sort = request.GET.get("sort", "changed")
     sort = sort if sort in SORTS else "changed"
-    query = request.GET.get("q", "")[:200]
+    query = request.GET.get("q", "").replace("\x00", "")[:200]  # PostgreSQL text cannot hold NUL
     page = fact_page(FactFilter(servers=servers, query=query, state=state, sort=sort),
                      after=request.GET.get("after", ""), before=request.GET.get("before", ""))
     configurable_ids = set(servers_configurable_by(request.user).filter(pk__in=servers).values_list("pk", flat=True))

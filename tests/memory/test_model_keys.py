@@ -72,3 +72,16 @@ def test_the_key_is_never_rendered_in_the_admin(endpoint, client, django_user_mo
     for page in (changelist, change):
         assert SECRET not in page
         assert endpoint.api_key_encrypted not in page
+
+
+def test_pointing_the_endpoint_elsewhere_drops_the_stored_key(endpoint, server, owner):
+    model_endpoint_set(server=server, actor=owner, purpose=ModelPurpose.REPLY, base_url="http://203.0.113.9/v1",
+                       model_name="llama3", api_key=None)
+    stored = ModelEndpoint.objects.get(pk=endpoint.pk)
+    assert (stored.api_key_encrypted, stored.masked_key) == ("", "")
+
+
+def test_a_new_key_given_with_a_new_address_is_kept(endpoint, server, owner):
+    model_endpoint_set(server=server, actor=owner, purpose=ModelPurpose.REPLY, base_url="http://203.0.113.9/v1",
+                       model_name="llama3", api_key="sk-new-key-0123456789")
+    assert decrypt_secret(ModelEndpoint.objects.get(pk=endpoint.pk).api_key_encrypted) == "sk-new-key-0123456789"

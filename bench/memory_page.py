@@ -1,0 +1,104 @@
+"""Time the memory page on a server with a million facts: the list, searches, and page 5.
+
+The first run seeds the bench server (bench/_seed.py, several minutes, progress on stderr); the
+data stays under var/bench/ and later runs reuse it. Requests go through Django's test client in
+process, logged in as the server's configure user, with the headers HTMX sends when it swaps the
+list, so the fragment the browser waits for is what is timed.
+
+Set BENCH_EXPLAIN=1 to print, on stderr, EXPLAIN ANALYZE of every query of one request of each kind.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import os
+import re
+import sys
+from urllib.parse import urlencode
+
+from _harness import report_latency, setup_django, time_calls
+
+RUNS = 50
+WARMUP = 5
+FULL_RUNS = 20
+HTMX_HEADERS = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "fact-list"}
+# What members and staff type into the search box: common words, rare words, two words, prefixes.
+SEARCH_QUERIES = [
+    "tournament", "minecraft", "birthday", "rules", "saturday", "moderator", "pronouns", "giveaway",
+    "lorcana", "pinochle", "axolotl", "hackathon", "quokka", "welsh",
+    "game night", "valorant tournament", "birthday june", "spoiler channel", "elden ring", "timezone cet",
+    "tourn", "birth", "mod", "valo", "pron", "stream",
+]
+NEXT_LINK = re.compile(r'<a href="([^"]*)" rel="next">')
+
+
+def _next_url(response) -> str:
+    match = NEXT_LINK.search(response.content.decode())
+    assert match, "the page has no Next link"
+    return "/memory/" + html.unescape(match.group(1))
+
+
+def _explain(client, url: str) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        client.get(url, **HTMX_HEADERS)
+    print(f"# {url}: {len(captured.captured_queries)} queries", file=sys.stderr)
+    with connection.cursor() as cursor:
+        for query in captured.captured_queries:
+            sql = query["sql"]
+            if not sql.lstrip().upper().startswith("SELECT"):
+                continue
+            cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql)
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+            print(f"## {query['time']}s {sql}\n{plan}\n", file=sys.stderr)
+
+
+def main() -> None:
+    setup_django()
+    from django.test import Client
+
+    from _seed import BENCH_GUILD_ID, ensure_bench_facts
+
+    _, user = ensure_bench_facts()
+    client = Client()
+    client.force_login(user)
+
+    list_url = "/memory/?" + urlencode({"server": BENCH_GUILD_ID})
+    first = client.get(list_url, **HTMX_HEADERS)
+    assert first.status_code == 200 and b'id="fact-list"' in first.content, first.status_code
+    assert b"<html" not in first.content.lower(), "the HTMX request got the whole page"
+
+    page5_url = list_url
+    for _ in range(4):
+        page5_url = _next_url(client.get(page5_url, **HTMX_HEADERS))
+    assert client.get(page5_url, **HTMX_HEADERS).status_code == 200
+
+    search_urls = [
+        "/memory/?" + urlencode({"server": BENCH_GUILD_ID, "q": query}) for query in SEARCH_QUERIES
+    ]
+    for url in search_urls:
+        assert client.get(url, **HTMX_HEADERS).status_code == 200
+
+    if os.environ.get("BENCH_EXPLAIN"):
+        for url in [list_url, page5_url, *search_urls]:
+            _explain(client, url)
+
+    report_latency(
+        "memory_page.list", time_calls(lambda: client.get(list_url, **HTMX_HEADERS), RUNS, warmup=WARMUP)
+    )
+    queries = itertools.cycle(search_urls)
+    report_latency(
+        "memory_page.search",
+        time_calls(lambda: client.get(next(queries), **HTMX_HEADERS), RUNS, warmup=WARMUP),
+    )
+    report_latency(
+        "memory_page.page5", time_calls(lambda: client.get(page5_url, **HTMX_HEADERS), RUNS, warmup=WARMUP)
+    )
+    report_latency("memory_page.full", time_calls(lambda: client.get(list_url), FULL_RUNS, warmup=2))
+
+
+if __name__ == "__main__":
+    main()

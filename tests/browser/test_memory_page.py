@@ -1,0 +1,170 @@
+"""The memory page in a real browser: search as you type, curate facts, tabs and restore, the scale."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from memory.models import AISettings, Fact
+from memory.services import fact_retract
+from teams.services import configure_grant, membership_add, server_create, team_create
+from tests.factories import TEST_PASSWORD, UserFactory, make_fact
+
+from .conftest import screenshot
+
+pytestmark = pytest.mark.browser
+GUILD = "100000000000000001"
+
+
+@pytest.fixture
+def arcade(transactional_db):
+    team = team_create(name="Arcade staff")
+    server = server_create(team=team, guild_id=GUILD, name="Retro Arcade")
+    owner, viewer = UserFactory(username="owner"), UserFactory(username="viewer")
+    membership_add(team=team, user=owner)
+    membership_add(team=team, user=viewer)
+    configure_grant(server=server, user=owner)
+    make_fact(server, key="tournament_day", content="Tournaments are every Saturday at 20:00 CET.")
+    make_fact(server, key="server_theme", content="Retro Arcade is about retro gaming and arcade cabinets.")
+    make_fact(server, key="paul_birthday", content="Paul's birthday is on 3 May.", scope="member",
+              member_id="200000000000000011")
+    return server
+
+
+def log_in(page, live_server, username):
+    page.goto(f"{live_server.url}/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", TEST_PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_selector("h1:has-text('Your servers')")
+
+
+def open_memory(page, live_server):
+    page.goto(f"{live_server.url}/memory/?server={GUILD}")
+    page.wait_for_selector("#fact-list")
+
+
+def visible_keys(page) -> list[str]:
+    return page.locator("#fact-rows .fact-key").all_inner_texts()
+
+
+def test_search_narrows_the_list_as_you_type(live_server, arcade, page):
+    log_in(page, live_server, "viewer")
+    open_memory(page, live_server)
+    assert len(visible_keys(page)) == 3
+    page.locator("#id_q").press_sequentially("tourn", delay=40)
+    page.wait_for_function("document.querySelectorAll('#fact-rows .fact').length === 1")
+    assert visible_keys(page) == ["tournament_day"]
+    assert "q=tourn" in page.url  # the URL follows, so the search can be shared and reloaded
+    page.fill("#id_q", "")
+    page.locator("#id_q").dispatch_event("input")
+    page.wait_for_function("document.querySelectorAll('#fact-rows .fact').length === 3")
+
+
+def test_owner_adds_edits_and_deletes_a_fact(live_server, arcade, page):
+    log_in(page, live_server, "owner")
+    open_memory(page, live_server)
+    page.click("summary:has-text('Add a fact')")
+    page.fill("#fact-create input[name=key]", "Meetup City")
+    page.fill("#fact-create textarea[name=content]", "The yearly meetup is in Utrecht.")
+    page.wait_for_selector("#fact-create .content-hint:has-text('characters')")
+    page.click("#fact-create button[type=submit]")
+    row = page.locator("#fact-rows .fact", has_text="meetup_city")
+    row.wait_for()
+    assert row.locator(".fact-content").inner_text() == "The yearly meetup is in Utrecht."
+    assert page.locator("#fact-create input[name=key]").input_value() == ""  # the form is ready for the next one
+
+    row.locator("button:has-text('Edit')").click()
+    editing = page.locator("#fact-rows .fact.is-editing")
+    editing.locator("textarea[name=content]").fill("The yearly meetup is in Utrecht, in June.")
+    editing.locator("input[name=confidence]").fill("0.8")
+    editing.locator("button:has-text('Save')").click()
+    page.wait_for_selector("#fact-rows .fact:has-text('in June')")
+    fact = Fact.objects.get(server=arcade, key="meetup_city")
+    assert (fact.content, fact.confidence, fact.version) == ("The yearly meetup is in Utrecht, in June.", 0.8, 2)
+
+    page.locator("#fact-rows .fact", has_text="meetup_city").locator("button:has-text('Delete')").click()
+    page.locator("#fact-rows .fact.is-confirming button:has-text('Delete')").click()
+    page.wait_for_function("!document.body.innerText.includes('in June')")
+    assert not Fact.objects.filter(server=arcade, key="meetup_city").exists()
+
+
+def test_a_secret_looking_content_shows_a_warning_while_typing(live_server, arcade, page):
+    log_in(page, live_server, "owner")
+    open_memory(page, live_server)
+    page.click("summary:has-text('Add a fact')")
+    page.locator("#fact-create textarea[name=content]").press_sequentially("the admin password is hunter2", delay=10)
+    page.wait_for_selector("#fact-create .hint-warning:has-text('password')")
+
+
+def test_retracted_fact_appears_in_its_tab_and_restores_with_one_click(live_server, arcade, page):
+    old = Fact.objects.get(server=arcade, key="tournament_day")
+    new = make_fact(arcade, key="tournament_day_new", content="Tournaments are every Sunday at 19:00 CET.")
+    fact_retract(fact=old, reason="moved to Sunday", superseded_by=new)
+    log_in(page, live_server, "owner")
+    open_memory(page, live_server)
+    assert "tournament_day" not in visible_keys(page)
+    page.click(".tabs a:has-text('Retracted')")
+    page.wait_for_selector(".tabs a[aria-current=page]:has-text('Retracted')")
+    row = page.locator("#fact-rows .fact.is-retracted", has_text="tournament_day")
+    assert "moved to Sunday" in row.inner_text() and f"#{new.number}" in row.inner_text()
+    screenshot(page, "memory-retracted-1280")
+    row.locator("button:has-text('Restore')").click()
+    page.wait_for_selector("#fact-rows .fact:not(.is-retracted):has-text('tournament_day')")
+    old.refresh_from_db()
+    new.refresh_from_db()
+    assert old.retracted_at is None and new.retracted_at is None
+
+
+def test_choosing_ledger_on_the_scale_saves_and_moves_the_marker(live_server, arcade, page):
+    log_in(page, live_server, "owner")
+    open_memory(page, live_server)
+    assert page.locator(".scale-step.is-current").inner_text().strip().endswith("Classic")
+    page.click("button:has-text('Compare the six types')")
+    page.wait_for_selector(".type-card")
+    assert page.locator(".type-card").count() == 6
+    assert "keep counting as in force" in page.locator("#type-ledger").inner_text()
+    assert page.locator("#type-ranked button").count() == 0  # not ready: no choice
+    assert re.search(r"took \d+\.\d ms", page.locator("#type-archive").inner_text())
+    screenshot(page, "memory-scale-1280")
+    page.click("#type-ledger button:has-text('Choose Ledger')")
+    page.wait_for_selector(".scale-step.is-current:has-text('Ledger')")
+    assert AISettings.objects.get(server=arcade).memory_type == "ledger"
+    page.reload()
+    assert page.locator(".scale-step.is-current").inner_text().strip().endswith("Ledger")
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_viewer_sees_no_change_buttons_and_no_wipe(live_server, arcade, page, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    log_in(page, live_server, "viewer")
+    open_memory(page, live_server)
+    assert len(visible_keys(page)) == 3
+    for label in ("Edit", "Delete", "Restore", "Add a fact", "Wipe memory", "Choose"):
+        assert page.get_by_text(label, exact=False).count() == 0, label
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    screenshot(page, f"memory-viewer-{width}")
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_owner_memory_page_fits_desktop_and_phone(live_server, arcade, page, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    log_in(page, live_server, "owner")
+    open_memory(page, live_server)
+    assert page.get_by_text("Wipe memory").count() == 1
+    page.click("button:has-text('Compare the six types')")
+    page.wait_for_selector(".type-card")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    screenshot(page, f"memory-owner-{width}")
+
+
+def test_a_refused_fact_shows_the_reason_beside_the_form(live_server, arcade, page):
+    log_in(page, live_server, "owner")
+    open_memory(page, live_server)
+    page.click("summary:has-text('Add a fact')")
+    page.fill("#fact-create input[name=key]", "too_long")
+    page.fill("#fact-create textarea[name=content]", "x" * 1001)
+    page.click("#fact-create button[type=submit]")
+    page.wait_for_selector("#fact-create .errorlist:has-text('1–1000 characters')")
+    assert not Fact.objects.filter(server=arcade, key="too_long").exists()

@@ -1,0 +1,222 @@
+"""The memory page: full page or list fragment, search, validity tabs, keyset paging, sorting, per-user actions."""
+
+from __future__ import annotations
+
+import base64
+import html
+import re
+
+import pytest
+from django.urls import reverse
+
+from memory.services import FactAuthor, fact_retract, summary_set
+from tests.conftest import logged_in_client
+from tests.factories import make_fact
+
+PAGE = reverse("memory:page")
+LIST_FRAGMENT = {"HX-Request": "true", "HX-Target": "fact-list"}
+
+
+def row_numbers(page: str) -> list[int]:
+    """Fact numbers of the rows, in the order they are shown."""
+    return [int(number) for number in re.findall(r'<li class="fact[^"]*" id="fact-\d+-(\d+)"', page)]
+
+
+def row_of(page: str, fact) -> str:
+    """The markup of one fact's row."""
+    start = page.rindex("<li", 0, page.index(f'id="fact-{fact.server_id}-{fact.number}"'))
+    return page[start:page.index("</li>", start)]
+
+
+def pager_link(page: str, rel: str) -> str:
+    href = re.search(rf'<a href="([^"]+)" rel="{rel}">', page).group(1)
+    return PAGE + html.unescape(href)
+
+
+def test_without_htmx_the_memory_page_is_a_full_page(member, server):
+    make_fact(server)
+    response = logged_in_client(member).get(PAGE, {"server": server.guild_id})
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" in page
+    assert "Memory of Retro Arcade" in page
+    assert 'id="fact-list"' in page
+
+
+def test_an_htmx_request_for_the_fact_list_gets_only_the_list(member, server):
+    make_fact(server)
+    response = logged_in_client(member).get(PAGE, {"server": server.guild_id}, headers=LIST_FRAGMENT)
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in page
+    assert page.lstrip().startswith('<section id="fact-list"')
+    assert "This server is about retro gaming." in page
+    assert "HX-Request" in response["Vary"]
+
+
+def test_searching_a_prefix_finds_the_word_it_starts(member, server):
+    tournament = make_fact(server, key="tournament_day", content="The tournament is on Saturday at 18:00.")
+    make_fact(server, key="server_theme", content="This server is about retro gaming.")
+    make_fact(server, key="pizza_night", content="Pizza night is every second Friday.")
+    response = logged_in_client(member).get(PAGE, {"server": server.guild_id, "q": "tourn"}, headers=LIST_FRAGMENT)
+    page = response.content.decode()
+    assert row_numbers(page) == [tournament.number]
+    assert "1 fact matching “tourn”" in page
+
+
+@pytest.mark.parametrize("typed", ["gam", "gami", "gamin", "gaming", "the", "them", "theme"])
+def test_every_prefix_typed_on_the_way_to_a_word_keeps_finding_it(member, server, typed):
+    """The search box searches as you type: a fact must not vanish at "gamin" and come back at "gaming"."""
+    fact = make_fact(server, key="server_theme", content="This server is about retro gaming.")
+    response = logged_in_client(member).get(PAGE, {"server": server.guild_id, "q": typed}, headers=LIST_FRAGMENT)
+    assert row_numbers(response.content.decode()) == [fact.number]
+
+
+def test_a_search_matching_nothing_says_so(member, server):
+    make_fact(server)
+    response = logged_in_client(member).get(PAGE, {"server": server.guild_id, "q": "zeppelin"}, headers=LIST_FRAGMENT)
+    page = response.content.decode()
+    assert row_numbers(page) == []
+    assert "No fact matches “zeppelin”." in page
+
+
+def test_the_exact_key_match_is_listed_first_with_the_exact_key_badge(member, server):
+    exact = make_fact(server, key="tournament", content="Tournaments run every month.")
+    newer = make_fact(server, key="tournament_day", content="The tournament is on Saturday.")
+    response = logged_in_client(member).get(PAGE, {"server": server.guild_id, "q": "tournament"},
+                                            headers=LIST_FRAGMENT)
+    page = response.content.decode()
+    assert row_numbers(page) == [exact.number, newer.number]
+    assert "exact key" in row_of(page, exact)
+    assert "exact key" not in row_of(page, newer)
+
+
+def test_the_validity_tabs_appear_only_once_the_server_has_a_retracted_fact(member, server):
+    fact = make_fact(server)
+    client = logged_in_client(member)
+    before = client.get(PAGE, {"server": server.guild_id}).content.decode()
+    fact_retract(fact=make_fact(server, key="old_rule", content="No food in the arcade."), reason="rule dropped")
+    after = client.get(PAGE, {"server": server.guild_id}).content.decode()
+    for tab in (">In force</a>", ">Retracted</a>", ">All</a>"):
+        assert tab not in before
+        assert tab in after
+    assert row_numbers(after) == [fact.number]
+
+
+def test_asking_for_retracted_facts_before_any_exist_shows_the_facts_in_force(member, server):
+    fact = make_fact(server)
+    response = logged_in_client(member).get(PAGE, {"server": server.guild_id, "state": "retracted"})
+    assert response.context["state"] == "in_force"
+    assert row_numbers(response.content.decode()) == [fact.number]
+
+
+def test_a_retracted_row_shows_the_reason_and_links_to_its_replacement(member, server):
+    old = make_fact(server, key="tournament_day", content="The tournament is on Friday.")
+    replacement = make_fact(server, key="tournament_day", content="The tournament is on Saturday.")
+    fact_retract(fact=old, reason="moved to Saturday", superseded_by=replacement)
+    response = logged_in_client(member).get(PAGE, {"server": server.guild_id, "state": "retracted"})
+    page = response.content.decode()
+    assert row_numbers(page) == [old.number]
+    row = row_of(page, old)
+    assert "is-retracted" in row
+    assert "moved to Saturday" in row
+    replacement_url = reverse("memory:fact", args=[server.guild_id, replacement.number])
+    assert f'replaced by <a href="{replacement_url}">#{replacement.number}</a>' in row
+
+
+@pytest.fixture
+def hundred_and_twenty_facts(server):
+    return [make_fact(server, key=f"fact_{index:03d}", content=f"Fact number {index}.") for index in range(120)]
+
+
+def test_keyset_paging_walks_120_facts_in_pages_of_50_without_overlap(member, server, hundred_and_twenty_facts):
+    client = logged_in_client(member)
+    first = client.get(PAGE, {"server": server.guild_id}).content.decode()
+    second = client.get(pager_link(first, "next"), headers=LIST_FRAGMENT).content.decode()
+    third = client.get(pager_link(second, "next"), headers=LIST_FRAGMENT).content.decode()
+    pages = [row_numbers(first), row_numbers(second), row_numbers(third)]
+    assert [len(numbers) for numbers in pages] == [50, 50, 20]
+    assert set(pages[0]).isdisjoint(pages[1])
+    assert sorted(pages[0] + pages[1] + pages[2]) == sorted(fact.number for fact in hundred_and_twenty_facts)
+    assert 'rel="next"' not in third
+
+
+def test_previous_from_page_two_returns_page_one(member, server, hundred_and_twenty_facts):
+    client = logged_in_client(member)
+    first = client.get(PAGE, {"server": server.guild_id}).content.decode()
+    second = client.get(pager_link(first, "next"), headers=LIST_FRAGMENT).content.decode()
+    back = client.get(pager_link(second, "prev"), headers=LIST_FRAGMENT).content.decode()
+    assert row_numbers(back) == row_numbers(first)
+    assert row_numbers(first)[0] == hundred_and_twenty_facts[-1].number  # newest change first
+
+
+@pytest.mark.parametrize("sort, raw_cursor", [
+    ("changed", b'["2020-01-01T00:00:00+00:00", 1e400]'),  # JSON reads 1e400 as infinity
+    ("number", b'[1e400, 1]'),
+], ids=["changed", "number"])
+def test_a_tampered_paging_cursor_shows_the_first_page_instead_of_failing(member, server, sort, raw_cursor):
+    fact = make_fact(server)
+    cursor = base64.urlsafe_b64encode(raw_cursor).decode()
+    response = logged_in_client(member).get(PAGE, {"server": server.guild_id, "sort": sort, "after": cursor},
+                                            headers=LIST_FRAGMENT)
+    assert response.status_code == 200
+    assert row_numbers(response.content.decode()) == [fact.number]
+
+
+@pytest.mark.parametrize("param", ["q", "server"])
+def test_a_nul_character_in_the_address_is_not_a_server_error(member, server, param):
+    make_fact(server)
+    response = logged_in_client(member).get(PAGE, {"server": server.guild_id, param: "tourn\x00"})
+    assert response.status_code in (200, 400)
+
+
+@pytest.mark.parametrize("sort, expected", [
+    ("confidence", [0.9, 0.6, 0.3]),
+    ("confidence_asc", [0.3, 0.6, 0.9]),
+])
+def test_sorting_by_confidence_orders_the_rows(member, server, sort, expected):
+    by_confidence = {confidence: make_fact(server, key=f"fact_{index}", content=f"Fact {index}.",
+                                           confidence=confidence)
+                     for index, confidence in enumerate([0.6, 0.3, 0.9])}
+    response = logged_in_client(member).get(PAGE, {"server": server.guild_id, "sort": sort}, headers=LIST_FRAGMENT)
+    assert row_numbers(response.content.decode()) == [by_confidence[confidence].number for confidence in expected]
+
+
+@pytest.fixture
+def page_with_everything(server, owner):
+    """A fact in force, a retracted fact and a summary: every action the page can offer has a target."""
+    make_fact(server)
+    fact_retract(fact=make_fact(server, key="old_rule", content="No food in the arcade."), reason="rule dropped")
+    summary_set(server=server, content="A friendly retro gaming server.", author=FactAuthor.staff(owner))
+    return {"server": server.guild_id, "state": "all"}
+
+
+ACTIONS = [">Edit</button>", ">Delete</button>", ">Restore</button>", "Add a fact", "Wipe memory",
+           "Restore all retracted facts", "Audit log"]
+
+
+def test_a_viewer_sees_no_button_that_changes_anything(member, page_with_everything):
+    page = logged_in_client(member).get(PAGE, page_with_everything).content.decode()
+    assert "No food in the arcade." in page
+    for action in ACTIONS:
+        assert action not in page
+
+
+def test_the_owner_sees_every_action(owner, page_with_everything):
+    page = logged_in_client(owner).get(PAGE, page_with_everything).content.decode()
+    for action in ACTIONS:
+        assert action in page
+
+
+def test_an_outsider_filtering_by_our_guild_id_sees_nothing_of_ours(outsider, server, other_server):
+    make_fact(server, key="tournament_day", content="The tournament is on Saturday.")
+    theirs = make_fact(other_server, key="synth_day", content="Synth jam on Sunday.")
+    client = logged_in_client(outsider)
+    for query in ({"server": server.guild_id}, {"server": server.guild_id, "q": "tournament"}):
+        response = client.get(PAGE, query)
+        page = response.content.decode()
+        assert response.status_code == 200
+        assert response.context["chosen_server"] is None
+        assert "Retro Arcade" not in page
+        assert "The tournament is on Saturday." not in page
+    assert row_numbers(client.get(PAGE, {"server": server.guild_id}).content.decode()) == [theirs.number]
