@@ -186,7 +186,7 @@ class _Generator:
         self.now = now
         self.cum: dict[int, list[float]] = {}
         self.members = [str(self.rng.randrange(10**17, 10**18)) for _ in range(MEMBER_POOL)]
-        self.user_span = 730 * 86400
+        self.span_seconds = 730 * 86400  # two years
         self.fields: dict[str, list[str]] = {}
 
     def pick(self, words: list):
@@ -220,7 +220,7 @@ class _Generator:
         key = f"{stem}_{rng.randint(1, 5000)}" if numbered else stem
         member_id = self.pick(self.members) if member else ""
         bot = rng.random() < 0.6
-        created = self.now - timedelta(seconds=rng.randrange(self.user_span))
+        created = self.now - timedelta(seconds=rng.randrange(self.span_seconds))
         changed = created if rng.random() < 0.7 else created + (self.now - created) * rng.random()
         importance = "" if rng.random() < 0.85 else f"{rng.random():.2f}"
         retracted = ""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
@@ -80,6 +82,10 @@ class Fact(models.Model):
     )
     # Optimistic concurrency: an edit names the version it started from.
     version = models.PositiveIntegerField(default=1)
+    source_exchange = models.ForeignKey(
+        "Exchange", on_delete=models.SET_NULL, null=True, blank=True, related_name="learned_facts",
+        help_text="The exchange in which the bot learned this fact.",
+    )
 
     # Two sets of lexemes in one vector (one GIN index): stemmed English words (weights A, B) for the
     # bot's search and ranking, and the words as written (weights C, D) so that the panel's prefix
@@ -153,6 +159,77 @@ class Fact(models.Model):
         return self.retracted_at is None
 
 
+class ExchangeStatus(models.TextChoices):
+    CONTEXT = "context", "Context given"  # the bot asked for context and runs its own model
+    REPLIED = "replied", "Replied"
+    FAILED = "failed", "Failed"
+
+
+class Exchange(models.Model):
+    """One message the bot answered: what it was shown, searched, changed and learned, and why."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    server = models.ForeignKey(Server, on_delete=models.CASCADE, related_name="exchanges")
+    created_at = models.DateTimeField(default=timezone.now)
+    source = models.CharField(max_length=16, default="api", help_text="api, reply, playground or discord")
+    channel_id = models.CharField(max_length=20)
+    thread_parent_id = models.CharField(max_length=20, blank=True)
+    author_id = models.CharField(max_length=20, help_text="The member who wrote the message.")
+    author_name = models.CharField(max_length=100, blank=True)
+    message = models.TextField()
+    memory_type = models.CharField(max_length=16, choices=MemoryType.choices)
+    read_allowed = models.BooleanField(default=False)
+    write_allowed = models.BooleanField(default=False)
+    can_search = models.BooleanField(default=False)
+    access_reason = models.CharField(max_length=200, blank=True)
+    shown_numbers = ArrayField(models.PositiveIntegerField(), default=list, blank=True)
+    memory_block = models.TextField(blank=True)
+    search_query = models.TextField(blank=True)
+    searched_at = models.DateTimeField(null=True, blank=True)
+    search_mode = models.CharField(max_length=16, blank=True)
+    search_fallback_reason = models.CharField(max_length=300, blank=True)
+    found_numbers = ArrayField(models.PositiveIntegerField(), default=list, blank=True)
+    actions = models.JSONField(default=list, blank=True, help_text="Every memory action asked for, with its result.")
+    model_calls = models.PositiveSmallIntegerField(default=0)
+    status = models.CharField(max_length=16, choices=ExchangeStatus.choices, default=ExchangeStatus.CONTEXT)
+    error = models.TextField(blank=True)
+    reply = models.TextField(blank=True)
+    duration_ms = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(F("server"), F("created_at").desc(), name="exchange_server_newest"),
+            models.Index(fields=["server", "author_id"], name="exchange_server_author"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Exchange {self.id} in {self.server}"
+
+    @property
+    def reachable_numbers(self) -> set[int]:
+        """Numbers the bot may act on: handed in the context, or found by its one search."""
+        return set(self.shown_numbers) | set(self.found_numbers)
+
+
+class Channel(models.Model):
+    """A Discord channel or thread as last reported by the bot, so settings can show names."""
+
+    server = models.ForeignKey(Server, on_delete=models.CASCADE, related_name="channels")
+    channel_id = models.CharField(max_length=20)
+    name = models.CharField(max_length=100)
+    parent_id = models.CharField(max_length=20, blank=True, help_text="For a thread: the channel it started in.")
+    is_thread = models.BooleanField(default=False)
+    reported_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["server", "channel_id"], name="channel_unique_per_server")]
+
+    def __str__(self) -> str:
+        return f"#{self.name}"
+
+
 class FactCounter(models.Model):
     """The last fact number handed out on a server; numbers are never reused."""
 
@@ -206,6 +283,10 @@ class AISettings(models.Model):
     write_channel_ids = ArrayField(models.CharField(max_length=20), default=list, blank=True)
     include_threads = models.BooleanField(
         default=False, help_text="A thread follows the channel it was started in; off: no memory in threads."
+    )
+    reply_channel_ids = ArrayField(
+        models.CharField(max_length=20), default=list, blank=True,
+        help_text="Channels where the Discord bot answers every message; elsewhere only when mentioned.",
     )
     changed_at = models.DateTimeField(default=timezone.now)
 

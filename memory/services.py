@@ -24,6 +24,7 @@ from .models import (
     SUMMARY_MAX_LENGTH,
     AISettings,
     AuthorKind,
+    Exchange,
     Fact,
     MemoryType,
     ModelEndpoint,
@@ -128,6 +129,7 @@ def fact_create(
     confidence: float = 1.0,
     importance: float | None = None,
     created_at: datetime | None = None,
+    source_exchange: Exchange | None = None,
 ) -> Fact:
     """Validate and store a new fact in force, with the next number of its server."""
     if scope not in Scope.values:
@@ -143,6 +145,7 @@ def fact_create(
         author_kind=author.kind,
         author_user=author.user,
         learned_from_member_id=author.learned_from_member_id,
+        source_exchange=source_exchange,
     )
     moment = created_at or timezone.now()
     fact.created_at = fact.changed_at = fact.valid_from = moment
@@ -221,13 +224,18 @@ def fact_update(
 
 
 @transaction.atomic
-def fact_delete(*, fact: Fact, actor: AbstractBaseUser | None, reason: str = "deleted by staff") -> None:
-    """Delete one fact for good (retracted or not). Facts it replaced keep their history, unlinked."""
+def fact_delete(
+    *, fact: Fact, actor: AbstractBaseUser | None, reason: str = "deleted by staff", actor_label: str = ""
+) -> bool:
+    """Delete one fact for good (retracted or not). Facts it replaced keep their history, unlinked.
+    Returns False when the fact was already gone."""
     number, server = fact.number, fact.server
     with _permit_fact_deletes(reason):
         deleted, _ = Fact.objects.filter(pk=fact.pk).delete()
     if deleted:
-        audit_record(actor=actor, server=server, action="fact.delete", target_ids=[number], count=1, result=reason)
+        audit_record(actor=actor, server=server, action="fact.delete", target_ids=[number], count=1, result=reason,
+                     actor_label=actor_label)
+    return bool(deleted)
 
 
 @transaction.atomic
@@ -263,6 +271,14 @@ def facts_restore_all(*, server: Server, actor: AbstractBaseUser) -> int:
 class WipeResult:
     facts: int
     summaries: int = 0
+    exchanges: int = 0
+
+
+def _delete_exchanges(exchanges: models.QuerySet[Exchange]) -> int:
+    """Delete stored exchanges; facts they taught stay, with the link to the exchange cleared."""
+    Fact.objects.filter(source_exchange__in=exchanges).update(source_exchange=None)
+    deleted, _ = exchanges.delete()
+    return deleted
 
 
 @transaction.atomic
@@ -273,9 +289,10 @@ def server_wipe(*, server: Server, actor: AbstractBaseUser) -> WipeResult:
         cursor.execute("DELETE FROM memory_fact WHERE server_id = %s", [server.pk])
         facts = cursor.rowcount
     summaries, _ = Summary.objects.filter(server=server).delete()
-    audit_record(actor=actor, server=server, action="memory.wipe_server", count=facts + summaries,
-                 result=f"{facts} facts and {summaries} summaries deleted")
-    return WipeResult(facts=facts, summaries=summaries)
+    exchanges = _delete_exchanges(Exchange.objects.filter(server=server))
+    audit_record(actor=actor, server=server, action="memory.wipe_server", count=facts + summaries + exchanges,
+                 result=f"{facts} facts, {summaries} summaries and {exchanges} exchanges deleted")
+    return WipeResult(facts=facts, summaries=summaries, exchanges=exchanges)
 
 
 @transaction.atomic
@@ -293,9 +310,11 @@ def member_wipe(*, server: Server, actor: AbstractBaseUser, member_id: str) -> W
             [server.pk, member_id, member_id],
         )
         facts = cursor.rowcount
+    exchanges = _delete_exchanges(Exchange.objects.filter(server=server, author_id=member_id))
     audit_record(actor=actor, server=server, action="memory.wipe_member", target_ids=[int(member_id)],
-                 count=facts, result=f"{facts} facts about or from member {member_id} deleted")
-    return WipeResult(facts=facts)
+                 count=facts + exchanges,
+                 result=f"{facts} facts about or from member {member_id} and {exchanges} of their exchanges deleted")
+    return WipeResult(facts=facts, exchanges=exchanges)
 
 
 @transaction.atomic

@@ -118,10 +118,12 @@ def wipe(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
             try:
                 if data["target"] == WipeForm.MEMBER:
                     result = member_wipe(server=server, actor=request.user, member_id=member_id)
-                    messages.success(request, f"Wiped {result.facts} facts about or from member {member_id}.")
+                    messages.success(request, f"Wiped {result.facts} facts about or from member {member_id} "
+                                              f"and {result.exchanges} of their exchanges.")
                 else:
                     result = server_wipe(server=server, actor=request.user)
-                    messages.success(request, f"Wiped {result.facts} facts and the summary of {server.name}.")
+                    messages.success(request, f"Wiped {result.facts} facts, the summary and {result.exchanges} "
+                                              f"exchanges of {server.name}.")
             except ValidationError as error:
                 form.add_error("member_id", " ".join(error.messages))
             else:

@@ -1,0 +1,280 @@
+"""Exchanges: the context the bot gets for one message, its one search, and its memory actions.
+
+Every path that lets the bot touch memory comes through here — the API endpoints, the reply pipeline,
+the playground and the Discord adapter — so the rule holds everywhere: the bot can only retract or
+supersede a fact it was shown in this exchange (handed in the context or found by its one search).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from teams.models import Server
+
+from .channels import channel_access
+from .memory_types import profile_for
+from .models import Exchange, ExchangeStatus, Fact, Scope
+from .prompt import memory_block
+from .retrieval import context_facts, search_words
+from .selectors import ai_settings_for_server, summary_current
+from .services import (
+    FactAuthor,
+    fact_create,
+    fact_delete,
+    fact_retract,
+    validate_content,
+    validate_key,
+    validate_member_id,
+    validate_unit_interval,
+)
+
+REASON_MAX_LENGTH = 500
+MESSAGE_MAX_LENGTH = 4000
+
+
+class ExchangeRefused(Exception):
+    """The call is not allowed in this exchange's state (API: 409); nothing changed."""
+
+
+# What the bot sends ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IncomingMessage:
+    channel_id: str
+    author_id: str
+    content: str
+    author_name: str = ""
+    thread_parent_id: str = ""
+
+
+@dataclass(frozen=True)
+class Retract:
+    number: int
+    reason: str
+    op: str = "retract"
+
+
+@dataclass(frozen=True)
+class Supersede:
+    number: int
+    content: str
+    reason: str
+    op: str = "supersede"
+
+
+@dataclass(frozen=True)
+class Remember:
+    key: str
+    content: str
+    scope: str = Scope.SERVER
+    member_id: str = ""
+    importance: float | None = None
+    confidence: float = 1.0
+    op: str = "remember"
+
+
+MemoryOp = Retract | Supersede | Remember
+
+
+@dataclass
+class ActionResult:
+    op: str
+    status: str  # applied | ignored
+    number: int | None = None
+    detail: str | None = None
+    new_number: int | None = None
+
+    def as_dict(self) -> dict:
+        return {key: value for key, value in asdict(self).items() if value is not None}
+
+
+def validate_reason(raw: object, field_name: str = "reason") -> str:
+    if not isinstance(raw, str) or len(raw.strip()) > REASON_MAX_LENGTH:
+        raise ValidationError({field_name: f"The {field_name} must be text of at most {REASON_MAX_LENGTH} characters."})
+    return raw.strip()
+
+
+def validate_number(raw: object, field_name: str = "number") -> int:
+    if isinstance(raw, bool) or not isinstance(raw, int) or not 1 <= raw <= 2**31 - 1:
+        raise ValidationError({field_name: f"The {field_name} must be a whole number from 1 to 2147483647."})
+    return raw
+
+
+def build_remember(*, key: object, content: object, scope: object = Scope.SERVER, member_id: object = None,
+                   importance: object = None, confidence: object = 1.0) -> Remember:
+    """A validated Remember; raises ValidationError naming the field (used by API and tool calls)."""
+    if not isinstance(key, str):
+        raise ValidationError({"key": "The key must be text of 1–64 characters."})
+    if not isinstance(content, str):
+        raise ValidationError({"content": "The content must be text of 1–1000 characters."})
+    if scope not in Scope.values:
+        raise ValidationError({"scope": "The scope must be 'server' or 'member'."})
+    member = validate_member_id(member_id if isinstance(member_id, str) else "") if scope == Scope.MEMBER else ""
+    return Remember(
+        key=validate_key(key), content=validate_content(content), scope=scope, member_id=member,
+        importance=validate_unit_interval(importance, "importance", allow_none=True),
+        confidence=validate_unit_interval(confidence, "confidence"),
+    )
+
+
+# Context ----------------------------------------------------------------------------
+
+
+@dataclass
+class ExchangeContext:
+    exchange: Exchange
+    facts: list[Fact]
+    summary: str
+
+
+@transaction.atomic
+def exchange_open(*, server: Server, message: IncomingMessage, source: str = "api") -> ExchangeContext:
+    """Record a new exchange with the context the bot gets: the summary and up to N facts in force,
+    chosen by the server's memory type, where the channel rules allow reading."""
+    started = time.perf_counter()
+    ai_settings = ai_settings_for_server(server)
+    profile = profile_for(ai_settings.memory_type)
+    access = channel_access(ai_settings, message.channel_id, message.thread_parent_id or None)
+    facts = context_facts(server, ai_settings, message.content) if access.read_allowed else []
+    summary = ""
+    if access.read_allowed:
+        current = summary_current(server)
+        summary = current.content if current else ""
+    exchange = Exchange.objects.create(
+        server=server,
+        source=source,
+        channel_id=message.channel_id,
+        thread_parent_id=message.thread_parent_id or "",
+        author_id=message.author_id,
+        author_name=message.author_name[:100],
+        message=message.content,
+        memory_type=ai_settings.memory_type,
+        read_allowed=access.read_allowed,
+        write_allowed=access.write_allowed,
+        can_search=profile.can_search and access.read_allowed,
+        access_reason=access.reason,
+        shown_numbers=[fact.number for fact in facts],
+        memory_block=memory_block(summary, facts, read_allowed=access.read_allowed),
+        duration_ms=int((time.perf_counter() - started) * 1000),
+    )
+    return ExchangeContext(exchange=exchange, facts=facts, summary=summary)
+
+
+# The one search ------------------------------------------------------------------
+
+
+@dataclass
+class SearchOutcome:
+    facts: list[Fact]
+    mode: str
+    fallback_reason: str | None = None
+
+
+def _locked_exchange(exchange: Exchange) -> Exchange:
+    return Exchange.objects.select_for_update().select_related("server").get(pk=exchange.pk)
+
+
+@transaction.atomic
+def exchange_search(*, exchange: Exchange, query: str) -> SearchOutcome:
+    """Run the exchange's one full-text search; refused (ExchangeRefused) where it is not allowed."""
+    locked = _locked_exchange(exchange)
+    if not locked.can_search:
+        if not profile_for(locked.memory_type).can_search:
+            raise ExchangeRefused(f"Search is not part of the {profile_for(locked.memory_type).label} memory type.")
+        raise ExchangeRefused("Memory may not be read in this channel, so it cannot be searched either.")
+    if locked.searched_at is not None:
+        raise ExchangeRefused("This exchange already used its one search.")
+    facts = search_words(locked.server, query)
+    locked.search_query = query
+    locked.searched_at = timezone.now()
+    locked.search_mode = "words"
+    locked.found_numbers = [fact.number for fact in facts]
+    locked.save(update_fields=["search_query", "searched_at", "search_mode", "found_numbers"])
+    exchange.search_query, exchange.searched_at, exchange.found_numbers = query, locked.searched_at, locked.found_numbers
+    return SearchOutcome(facts=facts, mode="words")
+
+
+# Memory actions -------------------------------------------------------------------
+
+
+def _ignored(op: str, number: int | None, detail: str) -> ActionResult:
+    return ActionResult(op=op, status="ignored", number=number, detail=detail)
+
+
+def _reachable_fact(exchange: Exchange, op: Retract | Supersede) -> Fact | ActionResult:
+    """The fact the op may touch, or the reason it may not."""
+    if not exchange.write_allowed:
+        return _ignored(op.op, op.number, "memory may not be written in this channel")
+    if op.number not in exchange.reachable_numbers:
+        return _ignored(op.op, op.number, f"fact #{op.number} was not shown in this exchange")
+    fact = Fact.objects.select_for_update().filter(server=exchange.server, number=op.number).first()
+    if fact is None:
+        return _ignored(op.op, op.number, f"fact #{op.number} no longer exists")
+    if fact.retracted_at is not None:
+        return _ignored(op.op, op.number, f"fact #{op.number} is already retracted")
+    return fact
+
+
+def _apply(exchange: Exchange, op: MemoryOp) -> ActionResult:
+    profile = profile_for(exchange.memory_type)
+    bot = FactAuthor.bot(exchange.author_id)
+    if isinstance(op, Remember):
+        if not exchange.write_allowed:
+            return _ignored(op.op, None, "memory may not be written in this channel")
+        fact = fact_create(server=exchange.server, author=bot, key=op.key, content=op.content, scope=op.scope,
+                           member_id=op.member_id, confidence=op.confidence, importance=op.importance,
+                           source_exchange=exchange)
+        return ActionResult(op=op.op, status="applied", number=fact.number)
+    if isinstance(op, Supersede) and not profile.can_supersede:
+        return _ignored(op.op, op.number, f"supersede exists from Ledger up; this server uses {profile.label}")
+    target = _reachable_fact(exchange, op)
+    if isinstance(target, ActionResult):
+        return target
+    if isinstance(op, Retract):
+        if profile.retract_deletes:
+            fact_delete(fact=target, actor=None, actor_label="bot",
+                        reason=f"retracted by the bot (Classic deletes): {op.reason}"[:500])
+        else:
+            fact_retract(fact=target, reason=op.reason)
+        return ActionResult(op=op.op, status="applied", number=op.number)
+    replacement = fact_create(server=exchange.server, author=bot, key=target.key, content=op.content,
+                              scope=target.scope, member_id=target.member_id, confidence=target.confidence,
+                              importance=target.importance, source_exchange=exchange)
+    fact_retract(fact=target, reason=op.reason, superseded_by=replacement)
+    return ActionResult(op=op.op, status="applied", number=op.number, new_number=replacement.number)
+
+
+@transaction.atomic
+def exchange_apply_actions(
+    *, exchange: Exchange, ops: list[MemoryOp], already_ignored: list[ActionResult] = ()
+) -> list[ActionResult]:
+    """Apply validated memory ops in order, all in one transaction, and record every result on the
+    exchange. An op the rules do not allow is 'ignored' with a sentence and changes nothing."""
+    locked = _locked_exchange(exchange)
+    results = list(already_ignored)
+    for op in ops:
+        results.append(_apply(locked, op))
+    locked.actions = [*locked.actions, *(result.as_dict() for result in results)]
+    locked.save(update_fields=["actions"])
+    exchange.actions = locked.actions
+    return results
+
+
+def exchange_finish(*, exchange: Exchange, status: str, reply: str = "", error: str = "", model_calls: int = 0,
+                    duration_ms: int | None = None) -> Exchange:
+    """Record how the exchange ended (replied or failed)."""
+    exchange.status = status
+    exchange.reply = reply
+    exchange.error = error
+    exchange.model_calls = model_calls
+    if duration_ms is not None:
+        exchange.duration_ms = duration_ms
+    exchange.save(update_fields=["status", "reply", "error", "model_calls", "duration_ms"])
+    return exchange
+

@@ -1,0 +1,65 @@
+"""Which facts the bot sees: the context for a message (per memory type) and the bot's one search."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from django.contrib.postgres.search import SearchQuery, SearchRank
+from django.db.models import F
+
+from teams.models import Server
+
+from .models import SEARCH_CONFIG, AISettings, Fact, MemoryType
+from .selectors import facts_in_force
+
+SEARCH_RESULT_LIMIT = 10
+MAX_QUERY_WORDS = 12
+
+
+def _most_recently_changed(server: Server, ai_settings: AISettings, message: str) -> list[Fact]:
+    """Classic, Ledger and Searchable archive: the newest changes fill the slots (partial index walk)."""
+    return list(facts_in_force(server).order_by("-changed_at", "-id")[: ai_settings.max_injected_items])
+
+
+# The one place that maps a memory type to how its context is chosen. Types whose own strategy is not
+# built yet cannot be chosen (memory_types.TypeProfile.ready); they fall back to the newest facts.
+CONTEXT_STRATEGIES: dict[str, Callable[[Server, AISettings, str], list[Fact]]] = {
+    MemoryType.CLASSIC: _most_recently_changed,
+    MemoryType.LEDGER: _most_recently_changed,
+    MemoryType.ARCHIVE: _most_recently_changed,
+}
+
+
+def context_facts(server: Server, ai_settings: AISettings, message: str) -> list[Fact]:
+    strategy = CONTEXT_STRATEGIES.get(ai_settings.memory_type, _most_recently_changed)
+    return strategy(server, ai_settings, message)
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.lower(), flags=re.UNICODE)[:MAX_QUERY_WORDS]
+
+
+def search_words(server: Server, query: str, limit: int = SEARCH_RESULT_LIMIT) -> list[Fact]:
+    """Full-text search over every fact in force of the server (both scopes), best match first.
+
+    All words together first (precise and cheap); when that finds fewer than `limit`, facts that match
+    any of the words fill the rest. Stemmed English lexemes, so "birthdays" finds "birthday".
+    """
+    words = _words(query)
+    if not words:
+        return []
+    found: list[Fact] = []
+    for operator in (" & ", " | "):
+        if len(found) >= limit or (operator == " | " and len(words) == 1):
+            break
+        tsquery = SearchQuery(operator.join(words), search_type="raw", config=SEARCH_CONFIG)
+        batch = (
+            facts_in_force(server)
+            .filter(search_vector=tsquery)
+            .exclude(pk__in=[fact.pk for fact in found])
+            .annotate(rank=SearchRank(F("search_vector"), tsquery))
+            .order_by("-rank", "-changed_at", "-id")[: limit - len(found)]
+        )
+        found.extend(batch)
+    return found

@@ -1,0 +1,106 @@
+"""A real HTTP server on 127.0.0.1 that plays an OpenAI-compatible model, scripted per test.
+
+Each POST to /v1/chat/completions takes the next scripted step. A step is one of:
+  answer(content, tool_calls=[...])   a normal chat completion
+  Status(code)                        an HTTP error
+  Raw(bytes)                          a malformed body
+  Slow(seconds, step)                 wait, then play `step`
+With the script empty it answers a plain "OK." reply. Every request body is kept in `requests`.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+@dataclass
+class Status:
+    code: int
+
+
+@dataclass
+class Raw:
+    body: bytes
+
+
+@dataclass
+class Slow:
+    seconds: float
+    step: object
+
+
+def tool_call(name: str, call_id: str | None = None, **arguments) -> dict:
+    return {"id": call_id or f"call_{name}_{id(arguments)}", "type": "function",
+            "function": {"name": name, "arguments": json.dumps(arguments)}}
+
+
+def answer(content: str = "", tool_calls: list[dict] | None = None) -> dict:
+    message: dict = {"role": "assistant", "content": content}
+    if tool_calls:
+        message["tool_calls"] = tool_calls
+    return {"id": "chatcmpl-test", "object": "chat.completion", "model": "fake",
+            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if tool_calls else "stop"}]}
+
+
+class FakeModelServer:
+    def __init__(self):
+        self.script: list[object] = []
+        self.requests: list[dict] = []
+        self._lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):  # keep test output quiet
+                pass
+
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                body = json.loads(self.rfile.read(length) or b"{}")
+                with server._lock:
+                    server.requests.append({"path": self.path, "body": body,
+                                            "authorization": self.headers.get("Authorization")})
+                    step = server.script.pop(0) if server.script else answer("OK.")
+                self._play(step)
+
+            def _play(self, step):
+                if isinstance(step, Slow):
+                    time.sleep(step.seconds)
+                    return self._play(step.step)
+                if isinstance(step, Status):
+                    payload, code = json.dumps({"error": {"message": "scripted failure"}}).encode(), step.code
+                elif isinstance(step, Raw):
+                    payload, code = step.body, 200
+                else:
+                    payload, code = json.dumps(step).encode(), 200
+                self.send_response(code)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                try:
+                    self.wfile.write(payload)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (a timeout test)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+
+    @property
+    def chat_calls(self) -> int:
+        return sum(1 for request in self.requests if request["path"].endswith("/chat/completions"))
+
+    def start(self) -> FakeModelServer:
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
