@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django import forms
 
+from .reply import HistoryMessage
+
 from .models import CONTENT_MAX_LENGTH, KEY_MAX_LENGTH, SUMMARY_MAX_LENGTH, AISettings, Scope
 
 
@@ -59,6 +61,10 @@ class AISettingsForm(forms.Form):
     write_channel_ids = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}),
                                         label="Otherwise only in these channels",
                                         help_text="Channel ids, separated by spaces, commas or new lines.")
+    reply_channel_ids = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}),
+                                        label="Channels where the Discord bot answers every message",
+                                        help_text="Elsewhere it answers only when mentioned. Channel ids, "
+                                                  "separated by spaces, commas or new lines.")
     include_threads = forms.BooleanField(required=False, label="Include threads",
                                          help_text="A thread follows the channel it was started in. Off: no memory "
                                                    "is read or written in threads.")
@@ -75,6 +81,7 @@ class AISettingsForm(forms.Form):
             "write_all_channels": ai_settings.write_all_channels,
             "write_channel_ids": "\n".join(ai_settings.write_channel_ids),
             "include_threads": ai_settings.include_threads,
+            "reply_channel_ids": "\n".join(ai_settings.reply_channel_ids),
         }
 
     @staticmethod
@@ -99,3 +106,29 @@ class ModelEndpointForm(forms.Form):
         if cleaned.get("model_name") and not cleaned.get("base_url"):
             self.add_error("base_url", "Enter the endpoint URL for this model.")
         return cleaned
+
+
+class PlaygroundForm(forms.Form):
+    member_id = forms.RegexField(regex=r"^[0-9]{1,20}$", max_length=20, label="As member (Discord user id)",
+                                 initial="200000000000000011",
+                                 error_messages={"invalid": "A Discord user id is a number of 1–20 digits."})
+    member_name = forms.CharField(max_length=100, initial="Paul", label="Member name")
+    channel_id = forms.RegexField(regex=r"^[0-9]{1,20}$", max_length=20, initial="111", label="Channel id",
+                                  error_messages={"invalid": "A channel id is a number of 1–20 digits."})
+    thread_parent_id = forms.RegexField(regex=r"^[0-9]{1,20}$", max_length=20, required=False,
+                                        label="In a thread of channel (optional)",
+                                        help_text="Fill in to talk in a thread started in this channel.",
+                                        error_messages={"invalid": "A channel id is a number of 1–20 digits."})
+    history = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}), max_length=8000,
+                              label="Earlier messages (optional)",
+                              help_text="One per line as “Name: message”; “bot: …” for the bot's own lines.")
+    message = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=4000)
+
+    def history_messages(self) -> list[HistoryMessage]:
+        lines = []
+        for line in self.cleaned_data.get("history", "").splitlines():
+            name, separator, text = line.partition(":")
+            if separator and text.strip():
+                lines.append(HistoryMessage(author_name=name.strip(), content=text.strip(),
+                                            is_bot=name.strip().lower() == "bot"))
+        return lines

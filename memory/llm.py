@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass, field
 
 import httpx
+from django.conf import settings
 
 from config.crypto import decrypt_secret
 
@@ -83,9 +84,12 @@ def chat_completion(
     messages: list[dict],
     tools: list[dict] | None = None,
     *,
-    read_timeout_s: float = READ_TIMEOUT_S,
+    read_timeout_s: float | None = None,
 ) -> ModelAnswer:
-    """One chat completion. Retries once when the connection itself fails (not on timeouts or errors)."""
+    """One chat completion. Retries once when the connection itself fails (not on timeouts or errors).
+    The read timeout defaults to settings.LOREKEEPER_MODEL_TIMEOUT_S (60 s)."""
+    if read_timeout_s is None:
+        read_timeout_s = float(getattr(settings, "LOREKEEPER_MODEL_TIMEOUT_S", READ_TIMEOUT_S))
     headers = {"Content-Type": "application/json"}
     if endpoint.api_key_encrypted:
         headers["Authorization"] = f"Bearer {decrypt_secret(endpoint.api_key_encrypted)}"

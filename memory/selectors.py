@@ -15,7 +15,7 @@ from django.db.models import QuerySet
 
 from teams.models import Server
 
-from .models import PREFIX_CONFIG, AISettings, Fact, ModelEndpoint, Summary
+from .models import PREFIX_CONFIG, AISettings, Channel, Exchange, Fact, ModelEndpoint, Summary
 
 
 def ai_settings_for_server(server: Server) -> AISettings:
@@ -188,3 +188,12 @@ def servers_with_retracted_facts(servers: QuerySet[Server]) -> bool:
 def fact_by_number(server: Server, number: int) -> Fact:
     return Fact.objects.select_related("server", "author_user", "superseded_by").get(server=server, number=number)
 
+
+
+def exchanges_for_server(server: Server) -> QuerySet[Exchange]:
+    return Exchange.objects.filter(server=server).order_by("-created_at")
+
+
+def channel_names(server: Server) -> dict[str, str]:
+    """Channel id → name, as last reported by the Discord adapter (empty until it has run)."""
+    return dict(Channel.objects.filter(server=server).values_list("channel_id", "name"))

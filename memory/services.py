@@ -379,6 +379,7 @@ def ai_settings_update(
     read: ChannelRule,
     write: ChannelRule,
     include_threads: bool,
+    reply_channel_ids: tuple[str, ...] | None = None,
 ) -> AISettings:
     """Validate every field (messages name the allowed range) and save them together."""
     errors: dict[str, str] = {}
@@ -395,8 +396,10 @@ def ai_settings_update(
             errors[name] = f"Each ranking weight must be a number from {w_low:g} to {w_high:g}."
     if not errors and not any(weights.values()):
         errors["weight_recency"] = "At least one ranking weight must be above 0."
-    for field, rule in (("read_channel_ids", read), ("write_channel_ids", write)):
-        bad = [channel for channel in rule.channel_ids if not re.fullmatch(SNOWFLAKE_REGEX, channel)]
+    channel_lists = [("read_channel_ids", read.channel_ids), ("write_channel_ids", write.channel_ids),
+                     ("reply_channel_ids", reply_channel_ids or ())]
+    for field, channel_ids in channel_lists:
+        bad = [channel for channel in channel_ids if not re.fullmatch(SNOWFLAKE_REGEX, channel)]
         if bad:
             errors[field] = f"Channel ids are numbers of 1–20 digits; not valid: {', '.join(bad[:5])}."
     if errors:
@@ -410,6 +413,8 @@ def ai_settings_update(
     ai_settings.read_all_channels, ai_settings.read_channel_ids = read.all_channels, list(read.channel_ids)
     ai_settings.write_all_channels, ai_settings.write_channel_ids = write.all_channels, list(write.channel_ids)
     ai_settings.include_threads = include_threads
+    if reply_channel_ids is not None:
+        ai_settings.reply_channel_ids = list(reply_channel_ids)
     ai_settings.changed_at = timezone.now()
     ai_settings.save()
     audit_record(actor=actor, server=server, action="ai_settings.update", result="settings saved")

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import docs, facts, memory_page, server_memory, settings_page
+from .views import docs, exchanges, facts, memory_page, server_memory, settings_page
 
 app_name = "memory"
 
@@ -21,4 +21,7 @@ urlpatterns = [
     path(server + "wipe", server_memory.wipe, name="wipe"),
     path(server + "audit/", server_memory.audit_log, name="audit"),
     path(server + "settings/", settings_page.ai_settings_page, name="settings"),
+    path(server + "exchanges/", exchanges.exchange_list, name="exchanges"),
+    path(server + "exchanges/<uuid:exchange_id>/", exchanges.exchange_detail, name="exchange"),
+    path(server + "playground/", exchanges.playground, name="playground"),
 ]

@@ -101,6 +101,8 @@ AXES_RESET_ON_SUCCESS = True
 # The bot API refuses bodies above 64 KiB (API.md, Limits); Django's own limit sits just above it.
 API_MAX_BODY_BYTES = 64 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+# How long a model endpoint may take to answer one call before the reply fails with 503.
+LOREKEEPER_MODEL_TIMEOUT_S = float(os.environ.get("LOREKEEPER_MODEL_TIMEOUT_S", "60"))
 
 
 def database_config(url: str) -> dict:

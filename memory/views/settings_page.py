@@ -16,7 +16,7 @@ from teams.permissions import can_configure, server_for_configurer, server_for_v
 from ..forms import AISettingsForm, ModelEndpointForm
 from ..memory_types import profile_for
 from ..models import ModelPurpose
-from ..selectors import ai_settings_for_server, model_endpoints_for_server
+from ..selectors import ai_settings_for_server, channel_names, model_endpoints_for_server
 from ..services import ChannelRule, ai_settings_update, model_endpoint_remove, model_endpoint_set
 
 
@@ -56,6 +56,7 @@ def ai_settings_page(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
         "can_configure": can_configure(request.user, server),
         "active_profile": profile_for(ai_settings.memory_type),
         "ai_settings": ai_settings,
+        "channels": channel_names(server),
     }, status=422 if form.errors or any(f.errors for _, _, f, _ in endpoint_forms) else 200)
 
 
@@ -70,6 +71,7 @@ def _save(request, server, form: AISettingsForm, endpoint_forms) -> None:
         read=ChannelRule(data["read_all_channels"], AISettingsForm.split_ids(data["read_channel_ids"])),
         write=ChannelRule(data["write_all_channels"], AISettingsForm.split_ids(data["write_channel_ids"])),
         include_threads=data["include_threads"],
+        reply_channel_ids=AISettingsForm.split_ids(data["reply_channel_ids"]),
     )
     for purpose, _, endpoint_form, endpoint in endpoint_forms:
         cleaned = endpoint_form.cleaned_data

@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from memory import urls as memory_urls
+from memory.models import Exchange
 from memory.services import fact_retract
 from tests.conftest import logged_in_client
 from tests.factories import make_fact
@@ -17,6 +18,8 @@ GUILD = "100000000000000001"  # the `server` fixture of tests/conftest.py
 SERVER = {"guild_id": GUILD}
 FACT_IN_FORCE = {"guild_id": GUILD, "number": 1}
 FACT_RETRACTED = {"guild_id": GUILD, "number": 2}
+EXCHANGE_ID = "5f0c6a52-1d2e-4c3b-9a8f-0123456789ab"
+EXCHANGE = {"guild_id": GUILD, "exchange_id": EXCHANGE_ID}
 SETTINGS_FORM = {
     "max_injected_items": "25", "weight_recency": "1", "weight_importance": "1", "weight_relevance": "1",
     "read_all_channels": "on", "write_all_channels": "on",
@@ -64,6 +67,12 @@ MATRIX: list[Route] = [
     Route("audit", SERVER, "GET", True),
     Route("settings", SERVER, "GET", False),
     Route("settings", SERVER, "POST", True, SETTINGS_FORM, owner_status=302),
+    Route("exchanges", SERVER, "GET", False),
+    Route("exchange", EXCHANGE, "GET", False),
+    Route("playground", SERVER, "GET", True),
+    Route("playground", SERVER, "POST", True,
+          {"member_id": "200000000000000011", "member_name": "Paul", "channel_id": "111", "thread_parent_id": "",
+           "history": "", "message": "When is the tournament?"}),
 ]
 
 READING = [route for route in MATRIX if not route.changes]
@@ -106,6 +115,8 @@ def our_memory(server):
     retracted = make_fact(server, key="tournament_day", content="The tournament is on Friday.")
     fact_retract(fact=retracted, reason="moved to Saturday")
     assert (in_force.number, retracted.number) == (1, 2)
+    Exchange.objects.create(id=EXCHANGE_ID, server=server, channel_id="111", author_id="200000000000000011",
+                            message="When is the tournament?", memory_type="classic")
 
 
 def test_every_memory_url_has_a_row_in_the_matrix():
