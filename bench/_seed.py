@@ -9,6 +9,11 @@ same table.
 The whole load is one transaction: the secondary indexes are dropped, the rows are copied, the
 indexes are rebuilt from their own definitions (much faster than growing them row by row), and
 the fact counter is set. If anything fails, PostgreSQL rolls all of it back, indexes included.
+
+Other benchmarks need servers of other sizes next to the million-fact one: `ensure_server_facts`
+seeds any server of the Bench team up to a target count (its own seed, and a member pool scaled to
+its size). A load smaller than the table it joins keeps the indexes in place: rebuilding the indexes
+of a million rows costs more than growing them by a hundred thousand.
 """
 
 from __future__ import annotations
@@ -181,11 +186,11 @@ def _cumulative(n: int) -> list[float]:
 
 
 class _Generator:
-    def __init__(self, now: datetime) -> None:
-        self.rng = random.Random(SEED)
+    def __init__(self, now: datetime, seed: int = SEED, member_pool: int = MEMBER_POOL) -> None:
+        self.rng = random.Random(seed)
         self.now = now
         self.cum: dict[int, list[float]] = {}
-        self.members = [str(self.rng.randrange(10**17, 10**18)) for _ in range(MEMBER_POOL)]
+        self.members = [str(self.rng.randrange(10**17, 10**18)) for _ in range(member_pool)]
         self.span_seconds = 730 * 86400  # two years
         self.fields: dict[str, list[str]] = {}
 
@@ -262,8 +267,8 @@ def _log(message: str) -> None:
     print(f"seed: {message}", file=sys.stderr, flush=True)
 
 
-def bench_server_and_user():
-    """The Bench team, its configure user and its server (created when missing)."""
+def bench_server_and_user(guild_id: str = BENCH_GUILD_ID, name: str = BENCH_SERVER_NAME):
+    """The Bench team, its configure user and one of its servers (created when missing)."""
     from django.contrib.auth import get_user_model
 
     from teams.models import Server, Team
@@ -277,8 +282,8 @@ def bench_server_and_user():
         user.save()
     team = Team.objects.filter(name=BENCH_TEAM).first() or team_create(name=BENCH_TEAM)
     membership_add(team=team, user=user)
-    server = Server.objects.filter(guild_id=BENCH_GUILD_ID).first() or server_create(
-        team=team, guild_id=BENCH_GUILD_ID, name=BENCH_SERVER_NAME
+    server = Server.objects.filter(guild_id=guild_id).first() or server_create(
+        team=team, guild_id=guild_id, name=name
     )
     configure_grant(server=server, user=user)
     return server, user
@@ -320,21 +325,37 @@ def _analyze_if_statistics_missing() -> None:
 
 def ensure_bench_facts():
     """Return (server, user); load facts first when the bench server holds fewer than TARGET_FACTS."""
+    return ensure_server_facts(BENCH_GUILD_ID, BENCH_SERVER_NAME, TARGET_FACTS)
+
+
+def ensure_server_facts(guild_id: str, name: str, target: int, *, seed: int | None = None,
+                        member_pool: int | None = None, rebuild_indexes: bool | None = None):
+    """Return (server, user) for a Bench server holding at least `target` facts, loading the missing ones.
+
+    The million-fact server keeps SEED and MEMBER_POOL; other servers default to a seed of their own
+    and one member per 40 facts (at least 100, at most MEMBER_POOL). `rebuild_indexes` None: drop and
+    rebuild the secondary indexes only when the load at least doubles memory_fact.
+    """
     from django.db import connection, transaction
 
     from memory.models import Fact, FactCounter
 
-    server, user = bench_server_and_user()
+    if seed is None:
+        seed = SEED if guild_id == BENCH_GUILD_ID else SEED + target
+    if member_pool is None:
+        member_pool = min(MEMBER_POOL, max(100, target // 40))
+    server, user = bench_server_and_user(guild_id, name)
     existing = Fact.objects.filter(server=server).count()
-    if existing >= TARGET_FACTS:
-        _log(f"reusing {existing:,} facts on server {BENCH_GUILD_ID}")
+    if existing >= target:
+        _log(f"reusing {existing:,} facts on server {guild_id}")
         _analyze_if_statistics_missing()
         return server, user
 
-    missing = TARGET_FACTS - existing
-    _log(f"server {BENCH_GUILD_ID} holds {existing:,} facts; loading {missing:,} more (takes minutes)")
+    missing = target - existing
+    _log(f"server {guild_id} holds {existing:,} facts; loading {missing:,} more"
+         + (" (takes minutes)" if missing >= 100_000 else ""))
     started = time.perf_counter()
-    generator = _Generator(datetime.now(UTC))
+    generator = _Generator(datetime.now(UTC), seed=seed, member_pool=member_pool)
     user_id = str(user.pk)
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("SET LOCAL maintenance_work_mem = '1GB'")
@@ -343,10 +364,14 @@ def ensure_bench_facts():
         cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
         cursor.execute("SELECT coalesce(max(number), 0) FROM memory_fact WHERE server_id = %s", [server.pk])
         first_number = cursor.fetchone()[0] + 1
-        indexes = _secondary_indexes(cursor)
-        for name, _ in indexes:
-            cursor.execute(f'DROP INDEX "{name}"')
-        _log(f"dropped {len(indexes)} secondary indexes for the load")
+        if rebuild_indexes is None:
+            cursor.execute("SELECT count(*) FROM memory_fact")
+            rebuild_indexes = missing >= cursor.fetchone()[0]
+        indexes = _secondary_indexes(cursor) if rebuild_indexes else []
+        for index_name, _ in indexes:
+            cursor.execute(f'DROP INDEX "{index_name}"')
+        _log(f"dropped {len(indexes)} secondary indexes for the load" if rebuild_indexes
+             else "loading with the indexes in place")
 
         raw = cursor.connection  # the psycopg 3 connection under Django's wrapper
         server_id = str(server.pk)
@@ -367,10 +392,10 @@ def ensure_bench_facts():
                     copy.write(buffer.getvalue())
                     buffer = io.StringIO()
                     _log(f"copied {offset + 1:,}/{missing:,} rows ({time.perf_counter() - started:.0f} s)")
-        for name, definition in indexes:
+        for index_name, definition in indexes:
             index_started = time.perf_counter()
             cursor.execute(definition)
-            _log(f"rebuilt index {name} ({time.perf_counter() - index_started:.0f} s)")
+            _log(f"rebuilt index {index_name} ({time.perf_counter() - index_started:.0f} s)")
         last_number = first_number + missing - 1
         FactCounter.objects.update_or_create(server=server, defaults={"last_number": last_number})
     _log("committed; running VACUUM ANALYZE memory_fact")

@@ -65,6 +65,11 @@ def channel_ids_of(channel: object) -> tuple[str, str]:
     return str(channel.id), ""
 
 
+def _storable(text: str, max_length: int) -> str:
+    # PostgreSQL refuses NUL in text; Discord lets it through in names and messages.
+    return text.replace("\x00", "")[:max_length]
+
+
 def strip_bot_mention(content: str, bot_user_id: int) -> str:
     """The text without `@bot` (either mention form) and the comma or colon people put after it."""
     return re.sub(rf"\s*<@!?{bot_user_id}>[,:]?\s*", " ", content).strip()
@@ -101,8 +106,8 @@ def message_to_request(message: discord.Message, *, bot_user_id: int) -> Incomin
         channel_id=channel_id,
         thread_parent_id=parent_id,
         author_id=str(message.author.id),
-        author_name=message.author.display_name[:100],
-        content=strip_bot_mention(message.content, bot_user_id)[:MESSAGE_MAX_LENGTH],
+        author_name=_storable(message.author.display_name, 100),
+        content=_storable(strip_bot_mention(message.content, bot_user_id), MESSAGE_MAX_LENGTH),
     )
 
 
@@ -115,8 +120,8 @@ def history_entries(earlier: Iterable[discord.Message], *, bot_user_id: int) -> 
     for message in sorted(earlier, key=lambda earlier_message: earlier_message.id):
         content = strip_bot_mention(message.content, bot_user_id)
         if message.type in CONVERSATION_TYPES and content:
-            entries.append(HistoryMessage(author_name=message.author.display_name[:100],
-                                          content=content[:MESSAGE_MAX_LENGTH],
+            entries.append(HistoryMessage(author_name=_storable(message.author.display_name, 100),
+                                          content=_storable(content, MESSAGE_MAX_LENGTH),
                                           is_bot=message.author.id == bot_user_id))
     return entries
 
@@ -248,6 +253,8 @@ class LorekeeperBot(discord.Client):
     """The Discord client. Each handler starts with a usable database connection, as a web request would."""
 
     def __init__(self) -> None:
+        # The bot never joins voice, so discord.py's warnings about missing voice libraries are only noise.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         # The model writes the replies: it may name members, but never ping everyone or a role.
         super().__init__(intents=bot_intents(), allowed_mentions=discord.AllowedMentions(
             everyone=False, roles=False, users=True, replied_user=False))

@@ -24,6 +24,7 @@ from .retrieval import context_facts, search_words
 from .selectors import ai_settings_for_server, summary_current
 from .services import (
     FactAuthor,
+    clean_text,
     fact_create,
     fact_delete,
     fact_retract,
@@ -95,9 +96,9 @@ class ActionResult:
 
 
 def validate_reason(raw: object, field_name: str = "reason") -> str:
-    if not isinstance(raw, str) or len(raw.strip()) > REASON_MAX_LENGTH:
+    if not isinstance(raw, str) or len(clean_text(raw).strip()) > REASON_MAX_LENGTH:
         raise ValidationError({field_name: f"The {field_name} must be text of at most {REASON_MAX_LENGTH} characters."})
-    return raw.strip()
+    return clean_text(raw).strip()
 
 
 def validate_number(raw: object, field_name: str = "number") -> int:
@@ -176,6 +177,14 @@ class SearchOutcome:
     fallback_reason: str | None = None
 
 
+def search_unavailable_reason(exchange: Exchange) -> str:
+    """Why an exchange with can_search false cannot search, in one sentence."""
+    profile = profile_for(exchange.memory_type)
+    if not profile.can_search:
+        return f"Search is not part of the {profile.label} memory type."
+    return "Memory may not be read in this channel, so it cannot be searched either."
+
+
 def _locked_exchange(exchange: Exchange) -> Exchange:
     return Exchange.objects.select_for_update().select_related("server").get(pk=exchange.pk)
 
@@ -185,11 +194,10 @@ def exchange_search(*, exchange: Exchange, query: str) -> SearchOutcome:
     """Run the exchange's one full-text search; refused (ExchangeRefused) where it is not allowed."""
     locked = _locked_exchange(exchange)
     if not locked.can_search:
-        if not profile_for(locked.memory_type).can_search:
-            raise ExchangeRefused(f"Search is not part of the {profile_for(locked.memory_type).label} memory type.")
-        raise ExchangeRefused("Memory may not be read in this channel, so it cannot be searched either.")
+        raise ExchangeRefused(search_unavailable_reason(locked))
     if locked.searched_at is not None:
         raise ExchangeRefused("This exchange already used its one search.")
+    query = clean_text(query)
     facts = search_words(locked.server, query)
     locked.search_query = query
     locked.searched_at = timezone.now()
@@ -207,11 +215,11 @@ def _ignored(op: str, number: int | None, detail: str) -> ActionResult:
     return ActionResult(op=op, status="ignored", number=number, detail=detail)
 
 
-def _reachable_fact(exchange: Exchange, op: Retract | Supersede) -> Fact | ActionResult:
+def _reachable_fact(exchange: Exchange, op: Retract | Supersede, reachable: set[int]) -> Fact | ActionResult:
     """The fact the op may touch, or the reason it may not."""
     if not exchange.write_allowed:
         return _ignored(op.op, op.number, "memory may not be written in this channel")
-    if op.number not in exchange.reachable_numbers:
+    if op.number not in reachable:
         return _ignored(op.op, op.number, f"fact #{op.number} was not shown in this exchange")
     fact = Fact.objects.select_for_update().filter(server=exchange.server, number=op.number).first()
     if fact is None:
@@ -221,7 +229,7 @@ def _reachable_fact(exchange: Exchange, op: Retract | Supersede) -> Fact | Actio
     return fact
 
 
-def _apply(exchange: Exchange, op: MemoryOp) -> ActionResult:
+def _apply(exchange: Exchange, op: MemoryOp, reachable: set[int]) -> ActionResult:
     profile = profile_for(exchange.memory_type)
     bot = FactAuthor.bot(exchange.author_id)
     if isinstance(op, Remember):
@@ -233,7 +241,7 @@ def _apply(exchange: Exchange, op: MemoryOp) -> ActionResult:
         return ActionResult(op=op.op, status="applied", number=fact.number)
     if isinstance(op, Supersede) and not profile.can_supersede:
         return _ignored(op.op, op.number, f"supersede exists from Ledger up; this server uses {profile.label}")
-    target = _reachable_fact(exchange, op)
+    target = _reachable_fact(exchange, op, reachable)
     if isinstance(target, ActionResult):
         return target
     if isinstance(op, Retract):
@@ -252,14 +260,23 @@ def _apply(exchange: Exchange, op: MemoryOp) -> ActionResult:
 
 @transaction.atomic
 def exchange_apply_actions(
-    *, exchange: Exchange, ops: list[MemoryOp], already_ignored: list[ActionResult] = ()
+    *,
+    exchange: Exchange,
+    ops: list[MemoryOp],
+    shown_only_ops: list[MemoryOp] = (),
+    already_ignored: list[ActionResult] = (),
 ) -> list[ActionResult]:
     """Apply validated memory ops in order, all in one transaction, and record every result on the
-    exchange. An op the rules do not allow is 'ignored' with a sentence and changes nothing."""
+    exchange. An op the rules do not allow is 'ignored' with a sentence and changes nothing.
+
+    `ops` may touch facts shown or found by the search; `shown_only_ops` (what the model asked for
+    before it saw the search results) only facts handed in the context."""
     locked = _locked_exchange(exchange)
     results = list(already_ignored)
+    for op in shown_only_ops:
+        results.append(_apply(locked, op, set(locked.shown_numbers)))
     for op in ops:
-        results.append(_apply(locked, op))
+        results.append(_apply(locked, op, locked.reachable_numbers))
     locked.actions = [*locked.actions, *(result.as_dict() for result in results)]
     locked.save(update_fields=["actions"])
     exchange.actions = locked.actions

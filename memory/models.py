@@ -12,7 +12,9 @@ from django.db import models
 from django.db.models import F, Q, Value
 from django.db.models.functions import Length, Replace
 from django.db.models.lookups import GreaterThanOrEqual, LessThanOrEqual
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import cached_property
 
 from teams.models import SNOWFLAKE_REGEX, Server
 
@@ -153,6 +155,11 @@ class Fact(models.Model):
 
     def __str__(self) -> str:
         return f"[#{self.number}] {self.key}"
+
+    @cached_property
+    def url_base(self) -> str:
+        """The fact's panel address; list views set it for many rows at once (memory_page._attach_urls)."""
+        return reverse("memory:fact", args=[self.server.guild_id, self.number])
 
     @property
     def is_in_force(self) -> bool:

@@ -27,6 +27,7 @@ from .exchanges import (
     exchange_finish,
     exchange_open,
     exchange_search,
+    search_unavailable_reason,
     validate_number,
     validate_reason,
 )
@@ -35,7 +36,7 @@ from .memory_types import profile_for
 from .models import Exchange, ExchangeStatus, ModelPurpose, Scope
 from .prompt import memory_tools, search_results_block, speaker_line, system_prompt
 from .selectors import model_endpoints_for_server
-from .services import validate_content
+from .services import clean_text, validate_content
 
 HISTORY_LIMIT = 30
 NO_REPLY_MODEL = "No reply model is configured for this server; set one on the AI settings page."
@@ -130,61 +131,81 @@ def reply_to_message(*, server: Server, message: IncomingMessage, history: list[
     profile = profile_for(exchange.memory_type)
     tools = memory_tools(profile, can_search=exchange.can_search, write_allowed=exchange.write_allowed)
     conversation = _conversation(context, message, history, server)
-    pending: list[ToolCall] = []
+    first_calls: list[ToolCall] = []  # may only touch facts handed in the context
+    later_calls: list[ToolCall] = []  # after the search: may also touch facts it found
     ignored: list[ActionResult] = []
     calls = 0
     try:
-        answer = chat_completion(endpoint, conversation, tools)
         calls = 1
+        answer = chat_completion(endpoint, conversation, tools)
         searches, others = _split_calls(answer)
-        pending.extend(others)
+        first_calls.extend(others)
         reply = answer.content
-        if searches:
-            first, *extra = searches
+        if searches and not exchange.can_search:
+            # The tool was not offered (type below Searchable archive, or no reading here): no second call.
             ignored.extend(ActionResult(op="search", status="ignored",
-                                        detail="a second search in the same exchange is ignored") for _ in extra)
-            search_text = _run_search(exchange, first, ignored)
-            if search_text is not None:
-                conversation.append({"role": "assistant", "content": answer.content or None,
-                                     "tool_calls": [_raw_call(call) for call in answer.tool_calls]})
-                for call in answer.tool_calls:
-                    conversation.append({"role": "tool", "tool_call_id": call.id, "content": search_text
-                                         if call is first else "Noted; applied after your reply."})
-                second = chat_completion(endpoint, conversation, [t for t in tools
-                                                                  if t["function"]["name"] != "search_memory"])
-                calls = 2
-                more_searches, more_others = _split_calls(second)
-                ignored.extend(ActionResult(op="search", status="ignored",
-                                            detail="a second search in the same exchange is ignored")
-                               for _ in more_searches)
-                pending.extend(more_others)
-                reply = second.content
+                                        detail=search_unavailable_reason(exchange)) for _ in searches)
+        elif searches:
+            first, *extra = searches
+            ignored.extend(_extra_search_ignored() for _ in extra)
+            # The model waits for the search: the second and last call gets its results (or why
+            # there are none), and every other tool call of the first answer an acknowledgement.
+            conversation.append({"role": "assistant", "content": answer.content or None,
+                                 "tool_calls": [_raw_call(call) for call in answer.tool_calls]})
+            for call in answer.tool_calls:
+                conversation.append({"role": "tool", "tool_call_id": call.id,
+                                     "content": _tool_reply(call, first, exchange, ignored)})
+            calls = 2
+            second = chat_completion(endpoint, conversation,
+                                     [tool for tool in tools if tool["function"]["name"] != "search_memory"])
+            more_searches, more_others = _split_calls(second)
+            ignored.extend(_extra_search_ignored() for _ in more_searches)
+            later_calls.extend(more_others)
+            reply = second.content
     except ModelError as failure:
         exchange_finish(exchange=exchange, status=ExchangeStatus.FAILED, error=str(failure), model_calls=calls,
                         duration_ms=elapsed_ms())
         raise ReplyFailed(exchange, str(failure)) from None
 
-    ops: list[MemoryOp] = []
-    for call in pending:
-        parsed = op_from_tool_call(call)
-        (ignored if isinstance(parsed, ActionResult) else ops).append(parsed)
-    results = exchange_apply_actions(exchange=exchange, ops=ops, already_ignored=ignored)
+    first_ops, later_ops = _parse_calls(first_calls, ignored), _parse_calls(later_calls, ignored)
+    results = exchange_apply_actions(exchange=exchange, ops=later_ops, shown_only_ops=first_ops,
+                                     already_ignored=ignored)
     exchange_finish(exchange=exchange, status=ExchangeStatus.REPLIED, reply=reply, model_calls=calls,
                     duration_ms=elapsed_ms())
     return ReplyOutcome(exchange=exchange, reply=reply, model_calls=calls, actions=results)
 
 
-def _run_search(exchange: Exchange, call: ToolCall, ignored: list[ActionResult]) -> str | None:
-    """The text handed back to the model for its search, or None when the search was not allowed."""
+def _parse_calls(calls: list[ToolCall], ignored: list[ActionResult]) -> list[MemoryOp]:
+    ops: list[MemoryOp] = []
+    for call in calls:
+        parsed = op_from_tool_call(call)
+        (ignored if isinstance(parsed, ActionResult) else ops).append(parsed)
+    return ops
+
+
+def _extra_search_ignored() -> ActionResult:
+    return ActionResult(op="search", status="ignored", detail="a second search in the same exchange is ignored")
+
+
+def _tool_reply(call: ToolCall, first_search: ToolCall, exchange: Exchange, ignored: list[ActionResult]) -> str:
+    if call is first_search:
+        return _run_search(exchange, call, ignored)
+    if call.name == "search_memory":
+        return "Ignored: only one memory search per reply."
+    return "Noted; applied after your reply."
+
+
+def _run_search(exchange: Exchange, call: ToolCall, ignored: list[ActionResult]) -> str:
+    """The text handed back to the model for its search: the results, or why there are none."""
     query = (call.arguments or {}).get("query")
-    if not isinstance(query, str) or not query.strip():
+    if not isinstance(query, str) or not clean_text(query).strip():
         ignored.append(ActionResult(op="search", status="ignored", detail="the model sent an empty search query"))
-        return None
+        return "The search was not run: the query was empty. Answer without it."
     try:
-        outcome = exchange_search(exchange=exchange, query=query.strip()[:500])
+        outcome = exchange_search(exchange=exchange, query=clean_text(query).strip()[:500])
     except ExchangeRefused as refused:
         ignored.append(ActionResult(op="search", status="ignored", detail=str(refused)))
-        return None
+        return f"The search was not run: {refused} Answer without it."
     return search_results_block(query, outcome.facts)
 
 

@@ -39,7 +39,11 @@ def model_endpoints_for_server(server: Server) -> dict[str, ModelEndpoint]:
 # The memory page -----------------------------------------------------------------
 
 PAGE_SIZE = 50
-EXACT_COUNT_LIMIT = 1000
+EXACT_COUNT_LIMIT = 5000
+# A search with at most this many matches reads and sorts them all; with more, it walks the sort index.
+SORT_MATCHES_BELOW = 5000
+# Above this planner estimate the matches are so dense that walking the sort index fills a page at once.
+DENSE_MATCHES = 20000
 
 
 class FactState:
@@ -60,7 +64,7 @@ SORTS: dict[str, tuple[str, bool]] = {
 
 @dataclass(frozen=True)
 class FactFilter:
-    servers: QuerySet[Server]
+    server_ids: tuple[int, ...]  # ids, not a queryset: keeps the permission subquery out of every fact query
     query: str = ""
     state: str = FactState.IN_FORCE
     sort: str = "changed"
@@ -76,16 +80,22 @@ class FactPage:
 
 
 def search_query_for(text: str) -> SearchQuery | None:
-    """Prefix full-text query: every word typed must start a word of the key or content, as written
-    (no stemming, no stop words: "the" finds "theme", "gamin" finds "gaming")."""
+    """Search as you type: every word must match a word of the key or content as written (no stemming,
+    no stop words: "the" finds "theme"); the last word, still being typed, matches as a prefix once it
+    has two letters ("gamin" finds "gaming"). Earlier words are whole words, which keeps the index
+    lookup cheap on a million facts."""
     words = re.findall(r"\w+", text.lower(), flags=re.UNICODE)[:8]
     if not words:
         return None
-    return SearchQuery(" & ".join(f"{word}:*" for word in words), search_type="raw", config=PREFIX_CONFIG)
+    *complete, last = words
+    still_typing = text == text.rstrip() and len(last) >= 2
+    terms = [*complete, f"{last}:*" if still_typing else last]
+    return SearchQuery(" & ".join(terms), search_type="raw", config=PREFIX_CONFIG)
 
 
 def _filtered_facts(fact_filter: FactFilter) -> QuerySet[Fact]:
-    facts = Fact.objects.filter(server__in=fact_filter.servers)
+    ids = fact_filter.server_ids
+    facts = Fact.objects.filter(server_id=ids[0]) if len(ids) == 1 else Fact.objects.filter(server_id__in=ids)
     if fact_filter.state == FactState.IN_FORCE:
         facts = facts.filter(retracted_at__isnull=True)
     elif fact_filter.state == FactState.RETRACTED:
@@ -123,66 +133,114 @@ def _decode_cursor(cursor: str, column: str) -> tuple[object, int] | None:
     return value, pk
 
 
-def _count_label(facts: QuerySet[Fact]) -> str:
-    """Exact up to 1,000; above that the planner's estimate, so no keystroke counts a million rows."""
-    exact = facts[: EXACT_COUNT_LIMIT + 1].count()
-    if exact <= EXACT_COUNT_LIMIT:
-        return f"{exact} fact{'s' if exact != 1 else ''}"
-    sql, params = facts.query.sql_with_params()
+def _estimated_rows(facts: QuerySet[Fact]) -> int:
+    """The planner's row estimate for the query (no rows are read)."""
+    sql, params = facts.order_by().query.sql_with_params()
     with connection.cursor() as cursor:
         cursor.execute("EXPLAIN (FORMAT JSON) " + sql, params)
         plan = cursor.fetchone()[0]
     plan = json.loads(plan) if isinstance(plan, str) else plan
-    estimate = max(int(plan[0]["Plan"]["Plan Rows"]), EXACT_COUNT_LIMIT + 1)
-    return f"about {estimate:,} facts"
+    return int(plan[0]["Plan"]["Plan Rows"])
 
 
-def fact_page(fact_filter: FactFilter, *, after: str = "", before: str = "", page_size: int = PAGE_SIZE) -> FactPage:
-    """One page of the memory list, by keyset (no OFFSET): fast on page 1 and page 5,000 alike."""
-    column, descending = SORTS.get(fact_filter.sort, SORTS["changed"])
-    facts = _filtered_facts(fact_filter).select_related("server", "author_user", "superseded_by")
-    exact_key_facts: list[Fact] = []
-    key = re.sub(r"\s+", "_", fact_filter.query.strip().lower())
-    if key and not after and not before:
-        exact_key_facts = list(
-            _filtered_facts(FactFilter(fact_filter.servers, "", fact_filter.state))
-            .filter(key=key)
-            .select_related("server", "author_user", "superseded_by")[:page_size]
-        )
-    if key:
-        facts = facts.exclude(key=key)
+def _count_label(facts: QuerySet[Fact], estimate: int) -> str:
+    """Exact while the planner expects a small result; above that its estimate, so no keystroke
+    counts a million rows."""
+    if estimate > EXACT_COUNT_LIMIT:
+        return f"about {estimate:,} facts"
+    exact = facts.order_by()[: EXACT_COUNT_LIMIT + 1].count()
+    if exact > EXACT_COUNT_LIMIT:
+        return f"more than {EXACT_COUNT_LIMIT:,} facts"
+    return f"{exact} fact{'s' if exact != 1 else ''}"
 
-    cursor = _decode_cursor(before or after, column) if (before or after) else None
-    backwards = bool(before) and cursor is not None
-    if cursor is not None:
-        # Row comparison lets PostgreSQL walk the (server, column, id) index from the cursor on.
-        goes_down = descending != backwards
-        operator = "<" if goes_down else ">"
-        facts = facts.extra(where=[f"(memory_fact.{column}, memory_fact.id) {operator} (%s, %s)"], params=list(cursor))
-    newest_first = descending != backwards
-    order = [f"-{column}", "-id"] if newest_first else [column, "id"]
-    rows = list(facts.order_by(*order)[: page_size + 1])
-    has_more = len(rows) > page_size
-    rows = rows[:page_size]
-    if backwards:
-        rows.reverse()
-    on_later_page = cursor is not None
+
+def _page_cursors(rows: list[Fact], column: str, *, has_more: bool, backwards: bool,
+                  on_later_page: bool) -> tuple[str | None, str | None]:
     next_cursor = _encode_cursor(getattr(rows[-1], column), rows[-1].pk) if rows and (has_more or backwards) else None
     previous_cursor = (
         _encode_cursor(getattr(rows[0], column), rows[0].pk)
         if rows and on_later_page and (has_more or not backwards) else None
     )
+    return next_cursor, previous_cursor
+
+
+def _few_matches_page(candidates: list[tuple[int, object]], cursor, *, descending: bool, backwards: bool,
+                      page_size: int) -> tuple[list[int], bool]:
+    """Keyset paging over an already-read, small set of (pk, sort value) matches."""
+    keyed = [(value, pk) for pk, value in candidates]
+    newest_first = descending != backwards
+    keyed.sort(reverse=newest_first)
+    if cursor is not None:
+        keyed = [item for item in keyed if (item < cursor if newest_first else item > cursor)]
+    window = keyed[: page_size + 1]
+    return [pk for _, pk in window], len(window) > page_size
+
+
+def fact_page(fact_filter: FactFilter, *, after: str = "", before: str = "", page_size: int = PAGE_SIZE) -> FactPage:
+    """One page of the memory list, by keyset (no OFFSET): fast on page 1 and page 5,000 alike."""
+    if not fact_filter.server_ids:
+        return FactPage(facts=[], exact_key_facts=[], next_cursor=None, previous_cursor=None, count_label="0 facts")
+    column, descending = SORTS.get(fact_filter.sort, SORTS["changed"])
+    matching = _filtered_facts(fact_filter)
+    related = ("server", "author_user", "superseded_by")
+    exact_key_facts: list[Fact] = []
+    key = re.sub(r"\s+", "_", fact_filter.query.strip().lower())
+    if key:
+        # A fact whose key is exactly what was typed is pinned on page 1 and left out of the pages.
+        exact_key_facts = list(
+            _filtered_facts(FactFilter(fact_filter.server_ids, "", fact_filter.state))
+            .filter(key=key).select_related(*related)[:page_size]
+        )
+        matching = matching.exclude(pk__in=[fact.pk for fact in exact_key_facts])
+
+    cursor = _decode_cursor(before or after, column) if (before or after) else None
+    backwards = bool(before) and cursor is not None
+    on_later_page = cursor is not None
+
+    estimate = _estimated_rows(matching)
+    if fact_filter.query and estimate <= DENSE_MATCHES:
+        # Read at most SORT_MATCHES_BELOW matches (through the GIN index, unsorted). Fewer than that:
+        # sort them here and the count is exact. More: the matches are dense, and walking the sort index
+        # until a page is full is cheap. Either way a search reads a bounded number of rows.
+        candidates = list(matching.order_by().values_list("pk", column)[: SORT_MATCHES_BELOW + 1])
+        if len(candidates) <= SORT_MATCHES_BELOW:
+            pks, has_more = _few_matches_page(candidates, cursor, descending=descending, backwards=backwards,
+                                              page_size=page_size)
+            by_pk = Fact.objects.select_related(*related).in_bulk(pks[:page_size])
+            rows = [by_pk[pk] for pk in pks[:page_size] if pk in by_pk]
+            if backwards:
+                rows.reverse()
+            next_cursor, previous_cursor = _page_cursors(rows, column, has_more=has_more, backwards=backwards,
+                                                         on_later_page=on_later_page)
+            total = len(candidates) + len(exact_key_facts)
+            return FactPage(facts=rows, exact_key_facts=exact_key_facts if not on_later_page else [],
+                            next_cursor=next_cursor, previous_cursor=previous_cursor,
+                            count_label=f"{total} fact{'s' if total != 1 else ''}")
+
+    facts = matching.select_related(*related)
+    if cursor is not None:
+        # Row comparison lets PostgreSQL walk the (server, column, id) index from the cursor on.
+        operator = "<" if descending != backwards else ">"
+        facts = facts.extra(where=[f"(memory_fact.{column}, memory_fact.id) {operator} (%s, %s)"], params=list(cursor))
+    order = [f"-{column}", "-id"] if descending != backwards else [column, "id"]
+    rows = list(facts.order_by(*order)[: page_size + 1])
+    has_more = len(rows) > page_size
+    rows = rows[:page_size]
+    if backwards:
+        rows.reverse()
+    next_cursor, previous_cursor = _page_cursors(rows, column, has_more=has_more, backwards=backwards,
+                                                 on_later_page=on_later_page)
     return FactPage(
         facts=rows,
-        exact_key_facts=exact_key_facts,
+        exact_key_facts=exact_key_facts if not on_later_page else [],
         next_cursor=next_cursor,
         previous_cursor=previous_cursor,
-        count_label=_count_label(_filtered_facts(fact_filter)),
+        count_label=_count_label(matching, estimate),
     )
 
 
-def servers_with_retracted_facts(servers: QuerySet[Server]) -> bool:
-    return Fact.objects.filter(server__in=servers, retracted_at__isnull=False).exists()
+def servers_with_retracted_facts(server_ids: tuple[int, ...]) -> bool:
+    return Fact.objects.filter(server_id__in=server_ids, retracted_at__isnull=False).exists()
 
 
 def fact_by_number(server: Server, number: int) -> Fact:

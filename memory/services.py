@@ -38,9 +38,14 @@ from .selectors import ai_settings_for_server, summary_current
 # Validation shared by the panel forms and the bot API ---------------------------
 
 
+def clean_text(raw: str) -> str:
+    """PostgreSQL text cannot hold NUL; text from models and bots sometimes does. Drop it."""
+    return raw.replace("\x00", "")
+
+
 def normalise_key(raw: str) -> str:
     """Keys are lower-case with spaces as underscores (API.md, Limits)."""
-    return re.sub(r"\s+", "_", raw.strip().lower())
+    return re.sub(r"\s+", "_", clean_text(raw).strip().lower())
 
 
 def validate_key(raw: str) -> str:
@@ -57,7 +62,7 @@ def validate_key(raw: str) -> str:
 
 
 def validate_content(raw: str) -> str:
-    content = raw.strip()
+    content = clean_text(raw).strip()
     if not content:
         raise ValidationError({"content": "Enter the content (1–1000 characters)."})
     if len(content) > CONTENT_MAX_LENGTH:
@@ -167,7 +172,7 @@ def fact_retract(*, fact: Fact, reason: str, superseded_by: Fact | None = None, 
     if superseded_by is not None and superseded_by.pk == locked.pk:
         raise ValidationError("A fact cannot replace itself.")
     locked.retracted_at = at or timezone.now()
-    locked.retraction_reason = reason.strip()
+    locked.retraction_reason = clean_text(reason).strip()
     locked.superseded_by = superseded_by
     locked.version += 1
     locked.save(update_fields=["retracted_at", "retraction_reason", "superseded_by", "version"])
@@ -341,7 +346,7 @@ def memory_type_set(*, server: Server, actor: AbstractBaseUser, memory_type: str
 @transaction.atomic
 def summary_set(*, server: Server, content: str, author: FactAuthor) -> Summary:
     """Make `content` the server's summary; the previous wording is retracted, never deleted."""
-    content = content.strip()
+    content = clean_text(content).strip()
     if len(content) > SUMMARY_MAX_LENGTH:
         raise ValidationError(
             {"content": f"The summary is {len(content)} characters long; keep it to at most {SUMMARY_MAX_LENGTH}."}

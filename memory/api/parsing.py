@@ -50,6 +50,8 @@ def _text(body: dict, name: str, max_length: int, *, required: bool = True, fiel
     if not isinstance(value, str) or (required and not value.strip()) or len(value) > max_length:
         low = 1 if required else 0
         raise ApiError(400, f"'{field}' must be text of {low}–{max_length} characters.", field)
+    if "\x00" in value:
+        raise ApiError(400, f"'{field}' must not contain NUL characters (\\u0000).", field)
     return value
 
 

@@ -214,3 +214,29 @@ def test_the_reply_endpoint_reports_the_search_and_two_model_calls(client, serve
     assert body["memory"]["searched"]["query"] == "Paul birthday"
     assert archive.number in body["memory"]["searched"]["found"]
     assert body["memory"]["retracted"] == [archive.number]
+
+
+def test_a_forget_sent_with_the_search_cannot_touch_a_fact_only_the_search_found(server, model_server, archive):
+    """The model had not seen the search results when it asked, so the found fact is out of its reach."""
+    model_server.script = [
+        answer("", [search("Paul birthday"), tool_call("forget_memory", number=archive.number, reason="guess")]),
+        answer("Your birthday is 3 May."),
+    ]
+
+    outcome = reply_to_message(server=server, message=paul_says(), history=[])
+
+    assert archive.number in outcome.exchange.found_numbers
+    assert archive.number not in outcome.exchange.shown_numbers
+    forget = next(result for result in outcome.actions if result.op == "retract")
+    assert (forget.status, forget.detail) == ("ignored", f"fact #{archive.number} was not shown in this exchange")
+    assert Fact.objects.get(pk=archive.pk).retracted_at is None
+
+
+def test_an_empty_search_query_still_lets_the_model_answer(server, model_server, archive):
+    model_server.script = [answer("", [search("   ")]), answer("I could not look that up, sorry.")]
+
+    outcome = reply_to_message(server=server, message=paul_says(), history=[])
+
+    assert outcome.model_calls == 2 and outcome.reply == "I could not look that up, sorry."
+    assert "The search was not run" in tool_messages(model_server.requests[1])[0]["content"]
+    assert outcome.exchange.searched_at is None

@@ -24,3 +24,5 @@ class Command(BaseCommand):
         except discord.PrivilegedIntentsRequired:
             raise CommandError("Discord refused the Message Content intent: switch on 'Message Content Intent' "
                                "under Bot → Privileged Gateway Intents in the Developer Portal.") from None
+        except OSError as error:  # aiohttp's connection errors are OSErrors: no network, DNS, proxy …
+            raise CommandError(f"Could not reach Discord: {error}") from None

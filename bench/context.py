@@ -1,0 +1,421 @@
+"""Time the bot's two hot calls on servers of 1k, 100k and 1M facts: context (Classic) and the one search.
+
+Three servers of the Bench team hold realistic text from bench/_seed.py: the million-fact server that
+bench/memory_page.py uses, and servers of 100,000 and 1,000 facts, seeded on the first run (about a
+minute for the 100k one, progress on stderr) and reused afterwards. Every run issues a fresh bot token
+for the team and revokes it at the end.
+
+Figures, 200 requests each, cycling through messages drawn the way members talk (names, topics, a few
+common words, picked with Zipf-like weights from the seed's own word lists):
+
+- context.classic.<size>: POST /api/v1/servers/{guild}/context under Classic, in process through
+  django.test.Client;
+- context.classic.http.<size>: the same over HTTP with httpx (one client, keep-alive asked for)
+  against `gunicorn config.wsgi --workers 2` on 127.0.0.1 with production settings;
+- search.words.<size>: POST /api/v1/exchanges/{exchange}/search under Searchable archive, in process;
+  each search needs an exchange of its own, opened with exchange_open before the timed loop.
+
+After each figure a `#` line gives the load average (the two cores are shared with other work) and the
+CPU time spent per request by this process, PostgreSQL and gunicorn (read from /proc, Linux only):
+wall time well above that CPU time means the request waited for a core, not for work.
+Set BENCH_EXPLAIN=1 to print, on stderr, EXPLAIN ANALYZE of every SELECT of one context request per
+server and of one search per distinct query on the million-fact server.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _harness import BASE_DIR, report_latency, setup_django, time_calls
+
+RUNS = 200
+WARMUP = 5
+CONTEXT_TARGET_P95_MS = 20.0  # at 1M facts, Classic
+SEARCH_TARGET_P95_MS = 30.0  # at 1M facts
+GUNICORN_START_TIMEOUT_S = 60
+GUNICORN_STOP_TIMEOUT_S = 15
+HTTP_TIMEOUT_S = 10
+
+# (label, guild id, server name, facts). The 1m server is the one bench/memory_page.py uses.
+SERVERS = [
+    ("1k", "900000000000000003", "Bench Hamlet", 1_000),
+    ("100k", "900000000000000002", "Bench Town", 100_000),
+    ("1m", None, None, None),  # filled from _seed: BENCH_GUILD_ID, BENCH_SERVER_NAME, TARGET_FACTS
+]
+
+# How members ask: a name, a topic, or a few common words, in the words they use in chat.
+MESSAGE_TEMPLATES = [
+    ("when is the {game} {event}?", 8),
+    ("{nick}", 6),
+    ("{game}", 6),
+    ("what's {nick}'s birthday", 5),
+    ("what does {nick} main in {game}", 4),
+    ("is there a {event} this {day}", 4),
+    ("what are the rules about {topic}", 4),
+    ("{event} {day}", 3),
+    ("who won the {game} {event}", 3),
+    ("what timezone is {nick} in", 3),
+    ("which channel is for {game}", 2),
+    ("what's the prize for the {event}", 2),
+    ("who are the {role}s", 2),
+    ("rules", 2),
+    ("does {nick} have a {pet}", 1),
+    ("what rank is {nick} in {game}", 1),
+    ("{nick} pronouns", 1),
+    ("anyone up for {game} tonight", 1),
+]
+TOPICS = ["spoilers", "spam", "memes", "voice", "cheating", "politics", "pings", "fan art", "trading", "leaks"]
+
+
+def _messages(count: int) -> list[str]:
+    """`count` messages from one seeded generator, so every run asks the same things in the same order."""
+    from _seed import CHANNELS, DAYS, EVENTS, GAMES, NICKNAMES, PETS, ROLES, _cumulative
+
+    rng = random.Random(20261201)
+    lists = {"game": GAMES, "event": EVENTS, "nick": NICKNAMES, "day": DAYS, "topic": TOPICS, "role": ROLES,
+             "pet": PETS, "channel": CHANNELS}
+    cums = {name: _cumulative(len(words)) for name, words in lists.items()}
+    templates, weights = zip(*MESSAGE_TEMPLATES, strict=True)
+
+    def pick(name: str) -> str:
+        return rng.choices(lists[name], cum_weights=cums[name])[0]
+
+    messages = []
+    for _ in range(count):
+        template = rng.choices(templates, weights=weights)[0]
+        text = template.format(**{name: pick(name) for name in lists if "{" + name + "}" in template})
+        messages.append(text[0].upper() + text[1:] if rng.random() < 0.5 else text)
+    return messages
+
+
+def _context_bodies(messages: list[str]) -> list[dict]:
+    rng = random.Random(7)
+    channels = [str(rng.randrange(10**17, 10**18)) for _ in range(6)]
+    authors = [(str(rng.randrange(10**17, 10**18)), name.capitalize()) for name in
+               ("sam", "alex", "nova", "pixel", "kai", "luna", "toast", "otter")]
+    bodies = []
+    for message in messages:
+        author_id, author_name = rng.choice(authors)
+        bodies.append({"channel_id": rng.choice(channels), "thread_parent_id": None, "author_id": author_id,
+                       "author_name": author_name, "content": message})
+    return bodies
+
+
+def _load() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load_avg={one:.2f},{five:.2f},{fifteen:.2f}"
+
+
+def _cpu_seconds(pid: int) -> float:
+    """utime + stime of one process; 0 when it is gone or /proc is not there."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(child) for child in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return found
+
+
+class CpuMeter:
+    """CPU time per process group between start() and stop(): this process, the PostgreSQL server (the
+    postmaster of this connection and its children) and gunicorn (master and workers) when running.
+    Processes that exit in between (parallel query workers) are not counted, so figures are a floor."""
+
+    def __init__(self) -> None:
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            backend = cursor.fetchone()[0]
+        try:
+            self.postmaster = int(Path(f"/proc/{backend}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            self.postmaster = None  # PostgreSQL runs elsewhere: count only what is local
+        self.gunicorn: int | None = None
+        self.before: dict[str, dict[int, float]] = {}
+
+    def _groups(self) -> dict[str, list[int]]:
+        groups = {"bench": [os.getpid()]}
+        if self.postmaster:
+            groups["postgres"] = [self.postmaster, *_children(self.postmaster)]
+        if self.gunicorn:
+            groups["gunicorn"] = [self.gunicorn, *_children(self.gunicorn)]
+        return groups
+
+    def _sample(self) -> dict[str, dict[int, float]]:
+        return {name: {pid: _cpu_seconds(pid) for pid in pids} for name, pids in self._groups().items()}
+
+    def start(self) -> None:
+        self.before = self._sample()
+
+    def stop(self, requests: int) -> str:
+        after = self._sample()
+        parts = {}
+        for name, pids in after.items():
+            earlier = self.before.get(name, {})
+            parts[name] = sum(max(0.0, cpu - earlier.get(pid, 0.0)) for pid, cpu in pids.items()) * 1000 / requests
+        detail = ", ".join(f"{name} {ms:.1f}" for name, ms in parts.items())
+        return f"cpu_ms_per_request={sum(parts.values()):.1f} ({detail})"
+
+
+def _timed(meter: CpuMeter, call) -> tuple[list[float], str]:
+    meter.start()
+    samples = time_calls(call, RUNS, warmup=WARMUP)
+    return samples, meter.stop(RUNS + WARMUP)
+
+
+def _report(name: str, samples: list[float], cpu: str, target_ms: float | None = None) -> None:
+    from _harness import percentile
+
+    report_latency(name, samples)
+    verdict = ""
+    if target_ms is not None:
+        p95 = percentile(samples, 0.95)
+        verdict = f" target_p95_ms={target_ms:g} {'met' if p95 < target_ms else 'MISSED'}"
+    print(f"# {name} {_load()} (1/5/15 min, {os.cpu_count()} cores) {cpu}{verdict}", flush=True)
+
+
+def _explain(label: str, call) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        call()
+    print(f"# {label}: {len(captured.captured_queries)} queries", file=sys.stderr)
+    with connection.cursor() as cursor:
+        for query in captured.captured_queries:
+            sql = query["sql"]
+            if not sql.lstrip().upper().startswith("SELECT"):
+                print(f"## {query['time']}s {sql[:300]}\n", file=sys.stderr)
+                continue
+            cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql)
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+            print(f"## {query['time']}s {sql}\n{plan}\n", file=sys.stderr)
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _gunicorn_env() -> dict[str, str]:
+    import secrets
+
+    from cryptography.fernet import Fernet
+
+    env = dict(os.environ)
+    for name in ("DATABASE_URL", "REDIS_URL"):
+        if not env.get(name):
+            raise SystemExit(f"{name} is not set: run under `python -m config.embedded run --var var/bench --`.")
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        DJANGO_ALLOWED_HOSTS="127.0.0.1",
+        LOREKEEPER_FERNET_KEYS=Fernet.generate_key().decode(),
+        DJANGO_SECURE_SSL_REDIRECT="0",
+    )
+    return env
+
+
+def _wait_until_serving(process: subprocess.Popen, base_url: str, log_path: Path) -> None:
+    import httpx
+
+    deadline = time.monotonic() + GUNICORN_START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"gunicorn exited with {process.returncode}:\n{log_path.read_text()[-3000:]}")
+        try:
+            if httpx.get(f"{base_url}/api/v1/schema.json", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"gunicorn did not answer within {GUNICORN_START_TIMEOUT_S} s:\n{log_path.read_text()[-3000:]}")
+
+
+def _stop(process: subprocess.Popen) -> None:
+    if process.poll() is not None:
+        return
+    process.terminate()  # SIGTERM: the master stops its workers gracefully
+    try:
+        process.wait(timeout=GUNICORN_STOP_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=GUNICORN_STOP_TIMEOUT_S)
+
+
+def _time_http(servers, token: str, bodies: list[dict], meter: CpuMeter) -> None:
+    import httpx
+
+    port = _free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    gunicorn = Path(sys.executable).parent / "gunicorn"
+    with tempfile.TemporaryDirectory(prefix="bench-gunicorn-") as log_dir:
+        log_path = Path(log_dir) / "gunicorn.log"
+        with log_path.open("wb") as log:
+            process = subprocess.Popen(
+                [str(gunicorn), "config.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "2"],
+                cwd=BASE_DIR, env=_gunicorn_env(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            )
+        try:
+            meter.gunicorn = process.pid
+            _wait_until_serving(process, base_url, log_path)
+            print(f"# gunicorn pid {process.pid} serving on {base_url} (2 sync workers)", file=sys.stderr)
+            with httpx.Client(base_url=base_url, timeout=HTTP_TIMEOUT_S,
+                              headers={"Authorization": f"Bearer {token}"}) as client:
+                for label, server in servers:
+                    url = f"/api/v1/servers/{server.guild_id}/context"
+                    cycle = itertools.cycle(bodies)
+
+                    def call(url=url, cycle=cycle) -> None:
+                        response = client.post(url, json=next(cycle))
+                        if response.status_code != 200:
+                            raise RuntimeError(f"{url} answered {response.status_code}: {response.text[:300]}")
+
+                    _report(f"context.classic.http.{label}", *_timed(meter, call),
+                            CONTEXT_TARGET_P95_MS if label == "1m" else None)
+                    if label == servers[-1][0]:
+                        reused = client.post(url, json=bodies[0]).headers.get("connection", "")
+                        print(f"# gunicorn answered Connection: {reused or '(not set)'}", file=sys.stderr)
+        finally:
+            meter.gunicorn = None
+            _stop(process)
+            print(f"# gunicorn stopped (exit {process.returncode})", file=sys.stderr)
+
+
+def main() -> None:
+    setup_django()
+    import logging
+
+    for noisy in ("httpx", "httpcore"):  # one INFO line per request otherwise
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    from django.db import connection
+    from django.test import Client
+
+    from _seed import BENCH_GUILD_ID, BENCH_SERVER_NAME, TARGET_FACTS, ensure_server_facts
+    from memory.exchanges import IncomingMessage, exchange_open
+    from memory.models import Exchange, MemoryType
+    from memory.services import memory_type_set
+    from teams.services import bot_token_issue, bot_token_revoke
+
+    started_at = time.perf_counter()
+    servers = []
+    for label, guild_id, name, facts in SERVERS:
+        if guild_id is None:
+            guild_id, name, facts = BENCH_GUILD_ID, BENCH_SERVER_NAME, TARGET_FACTS
+        seed_started = time.perf_counter()
+        server, user = ensure_server_facts(guild_id, name, facts)
+        print(f"# server {label}: guild {guild_id}, ready in {time.perf_counter() - seed_started:.1f} s",
+              file=sys.stderr, flush=True)
+        servers.append((label, server))
+    team = servers[0][1].team
+    token, plaintext = bot_token_issue(team=team, name=f"bench context {time.strftime('%Y-%m-%d %H:%M:%S')}",
+                                       created_by=user)
+    messages = _messages(RUNS + WARMUP)
+    bodies = _context_bodies(messages)
+    client = Client(HTTP_AUTHORIZATION=f"Bearer {plaintext}")
+    run_started = time.time()
+    server_ids = [server.pk for _, server in servers]
+    explain = bool(os.environ.get("BENCH_EXPLAIN"))
+    meter = CpuMeter()
+
+    def post(url: str, body: dict):
+        return client.post(url, data=json.dumps(body), content_type="application/json")
+
+    try:
+        for _, server in servers:
+            memory_type_set(server=server, actor=user, memory_type=MemoryType.CLASSIC)
+
+        # 1. Context under Classic, in process.
+        for label, server in servers:
+            url = f"/api/v1/servers/{server.guild_id}/context"
+            first = post(url, bodies[0])
+            assert first.status_code == 200, (first.status_code, first.content[:300])
+            assert first.json()["memory_type"] == "classic" and first.json()["facts"], first.json()
+            if explain:
+                _explain(f"context {label}", lambda url=url: post(url, bodies[1]))
+            cycle = itertools.cycle(bodies)
+
+            def call(url=url, cycle=cycle) -> None:
+                response = post(url, next(cycle))
+                if response.status_code != 200:
+                    raise RuntimeError(f"{url} answered {response.status_code}")
+
+            _report(f"context.classic.{label}", *_timed(meter, call),
+                    CONTEXT_TARGET_P95_MS if label == "1m" else None)
+
+        # 2. The same over HTTP against gunicorn with production settings.
+        _time_http(servers, plaintext, bodies, meter)
+
+        # 3. The one search under Searchable archive: one exchange per search, opened outside the timing.
+        slowest: dict[str, float] = {}
+        for label, server in servers:
+            memory_type_set(server=server, actor=user, memory_type=MemoryType.ARCHIVE)
+            exchanges = []
+            for body in bodies:
+                message = IncomingMessage(channel_id=body["channel_id"], author_id=body["author_id"],
+                                          author_name=body["author_name"], content=body["content"])
+                exchanges.append(exchange_open(server=server, message=message, source="api").exchange)
+            assert all(exchange.can_search for exchange in exchanges)
+            if explain and label == "1m":
+                spare = []
+                for body in {body["content"].lower(): body for body in bodies}.values():
+                    message = IncomingMessage(channel_id=body["channel_id"], author_id=body["author_id"],
+                                              content=body["content"])
+                    spare.append((exchange_open(server=server, message=message).exchange, body["content"]))
+                for exchange, query in spare:
+                    _explain(f"search {label} {query!r}", lambda exchange=exchange, query=query: post(
+                        f"/api/v1/exchanges/{exchange.pk}/search", {"query": query}))
+            pending = iter(zip(exchanges, messages, strict=True))
+
+            def search_once(label=label, pending=pending) -> None:
+                exchange, query = next(pending)
+                begun = time.perf_counter()
+                response = post(f"/api/v1/exchanges/{exchange.pk}/search", {"query": query})
+                elapsed = (time.perf_counter() - begun) * 1000
+                if response.status_code != 200 or response.json()["mode"] != "words":
+                    raise RuntimeError(f"search answered {response.status_code}: {response.content[:300]}")
+                if label == "1m":
+                    slowest[query.lower()] = max(slowest.get(query.lower(), 0.0), elapsed)
+
+            _report(f"search.words.{label}", *_timed(meter, search_once),
+                    SEARCH_TARGET_P95_MS if label == "1m" else None)
+        worst = sorted(slowest.items(), key=lambda item: -item[1])[:8]
+        print("# slowest searches at 1m: " + ", ".join(f"{query!r} {ms:.0f} ms" for query, ms in worst),
+              file=sys.stderr)
+    finally:
+        for _, server in servers:
+            memory_type_set(server=server, actor=user, memory_type=MemoryType.CLASSIC)
+        bot_token_revoke(token=token, revoked_by=user)
+        # The exchanges this run opened are bench noise; drop them so var/bench does not grow run by run.
+        from datetime import UTC, datetime
+
+        deleted, _ = Exchange.objects.filter(
+            server_id__in=server_ids, created_at__gte=datetime.fromtimestamp(run_started, UTC)
+        ).delete()
+        connection.close()
+        print(f"# done in {time.perf_counter() - started_at:.0f} s; removed {deleted} bench exchanges",
+              file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
