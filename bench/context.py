@@ -10,8 +10,9 @@ common words, picked with Zipf-like weights from the seed's own word lists):
 
 - context.classic.<size>: POST /api/v1/servers/{guild}/context under Classic, in process through
   django.test.Client;
-- context.classic.http.<size>: the same over HTTP with httpx (one client, keep-alive asked for)
-  against `gunicorn config.wsgi --workers 2` on 127.0.0.1 with production settings;
+- context.classic.http.<size>: the same over HTTP with one httpx client against
+  `gunicorn config.wsgi --workers 2` on 127.0.0.1 with production settings (gunicorn's sync workers
+  answer `Connection: close`, so each request opens a new loopback connection despite keep-alive);
 - search.words.<size>: POST /api/v1/exchanges/{exchange}/search under Searchable archive, in process;
   each search needs an exchange of its own, opened with exchange_open before the timed loop.
 

@@ -204,7 +204,8 @@ def exchange_search(*, exchange: Exchange, query: str) -> SearchOutcome:
     locked.search_mode = "words"
     locked.found_numbers = [fact.number for fact in facts]
     locked.save(update_fields=["search_query", "searched_at", "search_mode", "found_numbers"])
-    exchange.search_query, exchange.searched_at, exchange.found_numbers = query, locked.searched_at, locked.found_numbers
+    for name in ("search_query", "searched_at", "search_mode", "found_numbers"):
+        setattr(exchange, name, getattr(locked, name))
     return SearchOutcome(facts=facts, mode="words")
 
 

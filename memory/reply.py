@@ -82,7 +82,7 @@ def _conversation(context: ExchangeContext, message: IncomingMessage, history: l
 def op_from_tool_call(call: ToolCall) -> MemoryOp | ActionResult:
     """A memory op from the model's tool call, or an 'ignored' result saying what was wrong with it."""
     op_names = {"forget_memory": "retract", "replace_memory": "supersede", "remember": "remember"}
-    op = op_names.get(call.name, call.name)
+    op = op_names.get(call.name, "unknown")
     args = call.arguments
     if args is None:
         return ActionResult(op=op, status="ignored", detail=f"the model sent unreadable arguments for {call.name}")
@@ -100,10 +100,11 @@ def op_from_tool_call(call: ToolCall) -> MemoryOp | ActionResult:
                                   scope=Scope.MEMBER if member_id else Scope.SERVER, member_id=member_id,
                                   importance=args.get("importance"))
     except ValidationError as invalid:
-        number = args.get("number") if isinstance(args.get("number"), int) else None
+        number = args.get("number")
+        number = number if isinstance(number, int) and not isinstance(number, bool) and 1 <= number < 2**31 else None
         return ActionResult(op=op, status="ignored", number=number,
                             detail=f"the model sent invalid arguments: {' '.join(invalid.messages)}")
-    return ActionResult(op=call.name, status="ignored", detail=f"unknown tool {call.name!r}")
+    return ActionResult(op="unknown", status="ignored", detail=f"the model called an unknown tool {call.name[:100]!r}")
 
 
 def _split_calls(answer: ModelAnswer) -> tuple[list[ToolCall], list[ToolCall]]:

@@ -46,11 +46,31 @@ def json_body(request: HttpRequest) -> dict[str, Any]:
     """The request body as a JSON object, or a 400 that says what is wrong with it."""
     try:
         body = json.loads(request.body or b"null")
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         raise ApiError(400, "The request body is not valid JSON.") from None
     if not isinstance(body, dict):
         raise ApiError(400, "The request body must be a JSON object.")
     return body
+
+
+def _declared_length(request: HttpRequest) -> int:
+    raw = request.headers.get("Content-Length") or "0"
+    if not raw.isdigit():
+        raise ApiError(400, "The Content-Length header must be a whole number of bytes.")
+    return int(raw)
+
+
+def public_api(view: Callable) -> Callable:
+    """A GET-only page of the API that needs no token (schema, docs): other methods get a JSON 405."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, **kwargs: Any):
+        if request.method not in ("GET", "HEAD"):
+            return error_response(405, "Use GET on this address.", headers={"Allow": "GET"})
+        return view(request, **kwargs)
+
+    wrapper.csrf_exempt = True
+    return wrapper
 
 
 def bot_api(methods: list[str]) -> Callable:
@@ -67,7 +87,7 @@ def bot_api(methods: list[str]) -> Callable:
                     raise ApiError(
                         405, f"Use {' or '.join(methods)} on this address.", headers={"Allow": ", ".join(methods)}
                     )
-                if int(request.headers.get("Content-Length") or 0) > settings.API_MAX_BODY_BYTES:
+                if _declared_length(request) > settings.API_MAX_BODY_BYTES:
                     raise ApiError(413, "The request body is larger than the 64 KiB limit.")
                 bot_token = authenticate_bot(request)
                 return view(request, bot_token, **kwargs)

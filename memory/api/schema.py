@@ -29,6 +29,7 @@ COMMON_ERRORS = {
     "400": _error("Malformed JSON or a field out of range; the sentence names the field and the range."),
     "401": _error("Missing, wrong or revoked bot token."),
     "404": _error("No such server or exchange for this token (another team's looks the same)."),
+    "405": _error("The address exists but not for this method; see the Allow header."),
     "413": _error("The request body is larger than 64 KiB."),
 }
 
@@ -93,7 +94,8 @@ SCHEMAS = {
                 "scope": {"enum": ["server", "member"]}, "member_id": NULLABLE_SNOWFLAKE,
                 "importance": {"anyOf": [UNIT, {"type": "null"}]}, "confidence": UNIT}}}}},
     "ActionResult": {"type": "object", "additionalProperties": False, "required": ["op", "status"], "properties": {
-        "op": {"enum": ["retract", "supersede", "remember", "search"]},
+        "op": {"enum": ["retract", "supersede", "remember", "search", "unknown"],
+               "description": "unknown: the model called a tool that does not exist (reply only)."},
         "status": {"enum": ["applied", "ignored"]}, "number": NUMBER,
         "new_number": {**NUMBER, "description": "For an applied supersede: the replacement's number."},
         "detail": {"type": "string", "description": "Why it was ignored."}}},
@@ -161,8 +163,7 @@ def openapi_schema(server_url: str) -> dict:
             "/servers/{guild_id}": {"get": {
                 "operationId": "getServer", "summary": "Check that the token reaches a server; its memory type.",
                 "parameters": [GUILD],
-                "responses": {"200": _json(_ref("Server")), **{k: v for k, v in COMMON_ERRORS.items()
-                                                               if k in ("401", "404")}}}},
+                "responses": {"200": _json(_ref("Server")), **COMMON_ERRORS}}},
             "/servers/{guild_id}/context": {"post": {
                 "operationId": "getContext",
                 "summary": "Context for a reply: the summary and up to N facts, rendered as a memory block.",
@@ -191,7 +192,6 @@ def openapi_schema(server_url: str) -> dict:
                 "operationId": "getExchange",
                 "summary": "What was injected, searched, retracted, superseded and learned; model calls.",
                 "parameters": [EXCHANGE],
-                "responses": {"200": _json(_ref("Exchange")), **{k: v for k, v in COMMON_ERRORS.items()
-                                                                 if k in ("401", "404")}}}},
+                "responses": {"200": _json(_ref("Exchange")), **COMMON_ERRORS}}},
         },
     }

@@ -7,7 +7,6 @@ from uuid import UUID
 from django.http import HttpRequest, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET
 
 from memory.exchanges import ExchangeRefused, exchange_apply_actions, exchange_open, exchange_search
 from memory.models import Exchange
@@ -16,7 +15,7 @@ from memory.selectors import ai_settings_for_server
 from teams.models import BotToken, Server
 from teams.selectors import server_for_token
 
-from .http import ApiError, bot_api, error_response, json_body
+from .http import ApiError, bot_api, error_response, json_body, public_api
 from .parsing import parse_actions, parse_history, parse_message, parse_search
 from .schema import openapi_schema
 from .serializers import exchange_as_json, fact_as_json, memory_summary
@@ -102,13 +101,13 @@ def exchange_detail(request: HttpRequest, bot_token: BotToken, exchange: UUID) -
     return JsonResponse(exchange_as_json(_exchange(bot_token, exchange)))
 
 
-@require_GET
+@public_api
 def schema(request: HttpRequest) -> JsonResponse:
     """The OpenAPI 3.1 description of this API (public: it holds no data)."""
     return JsonResponse(openapi_schema(request.build_absolute_uri("/api/v1")), json_dumps_params={"indent": 2})
 
 
-@require_GET
+@public_api
 def docs(request: HttpRequest):
     return render(request, "memory/api_docs.html", {"schema": openapi_schema("/api/v1")})
 

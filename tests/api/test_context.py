@@ -10,9 +10,9 @@ from django.test import Client
 from django.utils import timezone
 
 from memory.models import Exchange, MemoryType
-from memory.services import FactAuthor, fact_retract, summary_set
+from memory.services import FactAuthor, fact_retract, fact_update, summary_set
 
-from ..factories import make_fact
+from ..factories import UserFactory, make_fact
 from .helpers import MESSAGE, Api, assert_error, configure, memory_state, message
 
 SUMMARY = "Retro gaming server; replies are friendly and short."
@@ -51,6 +51,14 @@ def test_it_gives_the_summary_and_the_most_recently_changed_facts_in_force_under
     assert [fact["key"] for fact in body["facts"]] == ["newer", "middle", "older"]
     assert body["facts"][0] == {"number": classic_memory[3].number, "key": "newer", "content": "A newer fact.",
                                 "scope": "server", "member_id": None, "confidence": 1.0}
+
+
+def test_an_edited_fact_counts_as_changed_most_recently(api, server, classic_memory):
+    oldest = classic_memory[0]
+    fact_update(fact=oldest, actor=UserFactory(), expected_version=oldest.version, key="oldest",
+                content="The oldest fact, edited just now.", confidence=1.0)
+    body = api.context(server)
+    assert [fact["key"] for fact in body["facts"]] == ["oldest", "newer", "middle"]
 
 
 def test_it_never_hands_out_a_retracted_fact(api, server, classic_memory):
