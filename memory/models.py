@@ -131,10 +131,11 @@ class Fact(models.Model):
         ]
         indexes = [
             # Classic context and the default memory page order: newest change first, in force only.
+            # It carries the search vector too, so the bot's search can rank the newest matches of a
+            # common word from the index alone (retrieval.search_words).
             models.Index(
-                F("server"),
-                F("changed_at").desc(),
-                F("id").desc(),
+                fields=["server", "-changed_at", "-id"],
+                include=["search_vector"],
                 condition=Q(retracted_at__isnull=True),
                 name="fact_in_force_newest",
             ),

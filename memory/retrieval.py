@@ -14,12 +14,17 @@ from .models import SEARCH_CONFIG, AISettings, Fact, MemoryType
 from .selectors import facts_in_force
 
 SEARCH_RESULT_LIMIT = 10
+RANK_CANDIDATES = 500
+# What the context and the API show of a fact; loading only these keeps building the context cheap.
+CONTEXT_FIELDS = ("id", "server_id", "number", "key", "content", "scope", "member_id", "confidence", "changed_at")
 MAX_QUERY_WORDS = 12
 
 
 def _most_recently_changed(server: Server, ai_settings: AISettings, message: str) -> list[Fact]:
     """Classic, Ledger and Searchable archive: the newest changes fill the slots (partial index walk)."""
-    return list(facts_in_force(server).order_by("-changed_at", "-id")[: ai_settings.max_injected_items])
+    return list(
+        facts_in_force(server).only(*CONTEXT_FIELDS).order_by("-changed_at", "-id")[: ai_settings.max_injected_items]
+    )
 
 
 # The one place that maps a memory type to how its context is chosen. Types whose own strategy is not
@@ -41,10 +46,12 @@ def _words(text: str) -> list[str]:
 
 
 def search_words(server: Server, query: str, limit: int = SEARCH_RESULT_LIMIT) -> list[Fact]:
-    """Full-text search over every fact in force of the server (both scopes), best match first.
+    """Full-text search over the facts in force of the server (both scopes), best match first.
 
     All words together first (precise and cheap); when that finds fewer than `limit`, facts that match
     any of the words fill the rest. Stemmed English lexemes, so "birthdays" finds "birthday".
+    Ranking reads at most RANK_CANDIDATES matches, the most recently changed: a word that appears in
+    a hundred thousand facts is ranked among its newest 500, so a search costs milliseconds at any size.
     """
     words = _words(query)
     if not words:
@@ -54,12 +61,13 @@ def search_words(server: Server, query: str, limit: int = SEARCH_RESULT_LIMIT) -
         if len(found) >= limit or (operator == " | " and len(words) == 1):
             break
         tsquery = SearchQuery(operator.join(words), search_type="raw", config=SEARCH_CONFIG)
-        batch = (
-            facts_in_force(server)
-            .filter(search_vector=tsquery)
-            .exclude(pk__in=[fact.pk for fact in found])
+        newest_matches = (
+            facts_in_force(server).filter(search_vector=tsquery).exclude(pk__in=[fact.pk for fact in found])
+            .order_by("-changed_at", "-id").values("pk")[:RANK_CANDIDATES]
+        )
+        found.extend(
+            Fact.objects.filter(pk__in=newest_matches)
             .annotate(rank=SearchRank(F("search_vector"), tsquery))
             .order_by("-rank", "-changed_at", "-id")[: limit - len(found)]
         )
-        found.extend(batch)
     return found

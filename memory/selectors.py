@@ -20,8 +20,12 @@ from .models import PREFIX_CONFIG, AISettings, Channel, Exchange, Fact, ModelEnd
 
 def ai_settings_for_server(server: Server) -> AISettings:
     """The server's AI settings; a server nobody has configured yet has the defaults."""
-    ai_settings, _ = AISettings.objects.get_or_create(server=server)
-    return ai_settings
+    try:
+        return server.ai_settings  # often already loaded with the server (select_related)
+    except AISettings.DoesNotExist:
+        ai_settings, _ = AISettings.objects.get_or_create(server=server)
+        server.ai_settings = ai_settings
+        return ai_settings
 
 
 def summary_current(server: Server) -> Summary | None:

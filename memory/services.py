@@ -335,6 +335,7 @@ def memory_type_set(*, server: Server, actor: AbstractBaseUser, memory_type: str
     ai_settings.memory_type = memory_type
     ai_settings.changed_at = timezone.now()
     ai_settings.save(update_fields=["memory_type", "changed_at"])
+    server.ai_settings = ai_settings  # the caller's server object now carries the saved row
     if previous != memory_type:
         audit_record(actor=actor, server=server, action="memory_type.set", result=f"{previous} → {memory_type}")
     return ai_settings
