@@ -20,6 +20,8 @@ def setup_django() -> None:
     """Configure Django against the database `make bench` provides (kept under var/bench/)."""
     sys.path.insert(0, str(BASE_DIR))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+    # Keep database connections between requests, as gunicorn with production settings does.
+    os.environ.setdefault("LOREKEEPER_CONN_MAX_AGE", "60")
     import django
 
     django.setup()

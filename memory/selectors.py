@@ -48,6 +48,9 @@ EXACT_COUNT_LIMIT = 5000
 SORT_MATCHES_BELOW = 5000
 # Above this planner estimate the matches are so dense that walking the sort index fills a page at once.
 DENSE_MATCHES = 20000
+# A search first looks for its page among this many facts along the sort index (cheap, index only).
+SEARCH_WINDOW = 20000
+WINDOW_COUNT_LIMIT = 1000
 
 
 class FactState:
@@ -83,7 +86,7 @@ class FactPage:
     count_label: str
 
 
-def search_query_for(text: str) -> SearchQuery | None:
+def prefix_tsquery_text(text: str) -> str | None:
     """Search as you type: every word must match a word of the key or content as written (no stemming,
     no stop words: "the" finds "theme"); the last word, still being typed, matches as a prefix once it
     has two letters ("gamin" finds "gaming"). Earlier words are whole words, which keeps the index
@@ -93,8 +96,12 @@ def search_query_for(text: str) -> SearchQuery | None:
         return None
     *complete, last = words
     still_typing = text == text.rstrip() and len(last) >= 2
-    terms = [*complete, f"{last}:*" if still_typing else last]
-    return SearchQuery(" & ".join(terms), search_type="raw", config=PREFIX_CONFIG)
+    return " & ".join([*complete, f"{last}:*" if still_typing else last])
+
+
+def search_query_for(text: str) -> SearchQuery | None:
+    tsquery = prefix_tsquery_text(text)
+    return SearchQuery(tsquery, search_type="raw", config=PREFIX_CONFIG) if tsquery else None
 
 
 def _filtered_facts(fact_filter: FactFilter) -> QuerySet[Fact]:
@@ -158,6 +165,41 @@ def _count_label(facts: QuerySet[Fact], estimate: int) -> str:
     return f"{exact} fact{'s' if exact != 1 else ''}"
 
 
+def _window_page_ids(fact_filter: FactFilter, cursor, *, newest_first: bool, exclude_ids: list[int],
+                     page_size: int) -> list[int] | None:
+    """The next page of a search when its word is common: walk the covering (server, changed_at, id)
+    INCLUDE (search_vector) index from the cursor over at most SEARCH_WINDOW facts. If a page and one
+    more match turn up, they are exactly the next page. Otherwise the word is rare (None): the caller
+    reads its few matches through the GIN index instead."""
+    direction, operator = ("DESC", "<") if newest_first else ("ASC", ">")
+    after = f"AND (changed_at, id) {operator} (%s, %s)" if cursor is not None else ""
+    params = [fact_filter.server_ids[0], *(cursor or ()), SEARCH_WINDOW,
+              PREFIX_CONFIG, prefix_tsquery_text(fact_filter.query), exclude_ids, page_size + 1]
+    with connection.cursor() as db:
+        db.execute(
+            f"""
+            SELECT id FROM (
+                SELECT id, search_vector FROM memory_fact
+                WHERE server_id = %s AND retracted_at IS NULL {after}
+                ORDER BY changed_at {direction}, id {direction} LIMIT %s
+            ) window_of_facts
+            WHERE search_vector @@ to_tsquery(%s::regconfig, %s) AND NOT (id = ANY(%s))
+            LIMIT %s
+            """,
+            params,
+        )
+        ids = [row[0] for row in db.fetchall()]
+    return ids if len(ids) > page_size else None
+
+
+def _capped_count_label(facts: QuerySet[Fact], pinned: int) -> str:
+    counted = facts.order_by()[:WINDOW_COUNT_LIMIT + 1].count()
+    if counted > WINDOW_COUNT_LIMIT:
+        return f"more than {WINDOW_COUNT_LIMIT:,} facts"
+    total = counted + pinned
+    return f"{total} fact{'s' if total != 1 else ''}"
+
+
 def _page_cursors(rows: list[Fact], column: str, *, has_more: bool, backwards: bool,
                   on_later_page: bool) -> tuple[str | None, str | None]:
     next_cursor = _encode_cursor(getattr(rows[-1], column), rows[-1].pk) if rows and (has_more or backwards) else None
@@ -200,6 +242,22 @@ def fact_page(fact_filter: FactFilter, *, after: str = "", before: str = "", pag
     cursor = _decode_cursor(before or after, column) if (before or after) else None
     backwards = bool(before) and cursor is not None
     on_later_page = cursor is not None
+
+    newest_first = descending != backwards
+    if (fact_filter.query and len(fact_filter.server_ids) == 1 and fact_filter.state == FactState.IN_FORCE
+            and column == "changed_at"):
+        window_ids = _window_page_ids(fact_filter, cursor, newest_first=newest_first,
+                                      exclude_ids=[fact.pk for fact in exact_key_facts], page_size=page_size)
+        if window_ids is not None:
+            by_pk = Fact.objects.select_related(*related).in_bulk(window_ids[:page_size])
+            rows = [by_pk[pk] for pk in window_ids[:page_size] if pk in by_pk]
+            if backwards:
+                rows.reverse()
+            next_cursor, previous_cursor = _page_cursors(rows, column, has_more=True, backwards=backwards,
+                                                         on_later_page=on_later_page)
+            return FactPage(facts=rows, exact_key_facts=exact_key_facts if not on_later_page else [],
+                            next_cursor=next_cursor, previous_cursor=previous_cursor,
+                            count_label=_capped_count_label(matching, len(exact_key_facts)))
 
     estimate = _estimated_rows(matching)
     if fact_filter.query and estimate <= DENSE_MATCHES:

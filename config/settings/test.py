@@ -20,7 +20,8 @@ LOREKEEPER_FERNET_KEYS = [Fernet.generate_key().decode(), Fernet.generate_key().
 DATABASE_URL = os.environ.get("DATABASE_URL") or embedded.ensure_postgres(VAR_DIR / "test")[0]
 REDIS_URL = os.environ.get("REDIS_URL") or embedded.ensure_redis(VAR_DIR / "test")[0]
 DATABASES = {"default": database_config(DATABASE_URL)}
-DATABASES["default"]["CONN_MAX_AGE"] = 0
+# Tests open a fresh connection per request; the benchmarks keep them, as production does.
+DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ.get("LOREKEEPER_CONN_MAX_AGE", "0"))
 CELERY_BROKER_URL = REDIS_URL
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True

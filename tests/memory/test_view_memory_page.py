@@ -220,3 +220,19 @@ def test_an_outsider_filtering_by_our_guild_id_sees_nothing_of_ours(outsider, se
         assert "Retro Arcade" not in page
         assert "The tournament is on Saturday." not in page
     assert row_numbers(client.get(PAGE, {"server": server.guild_id}).content.decode()) == [theirs.number]
+
+
+def test_a_search_with_many_matches_pages_through_all_of_them_newest_first(member, server):
+    """Enough matches that the page is found by walking the newest facts (the dense-word path)."""
+    matching = [make_fact(server, key=f"tournament_{index}", content=f"Tournament round {index}.")
+                for index in range(70)]
+    for index in range(30):
+        make_fact(server, key=f"other_{index}", content=f"Something else {index}.")
+    client = logged_in_client(member)
+    first = client.get(PAGE, {"server": server.guild_id, "q": "tourn"}, headers=LIST_FRAGMENT)
+    page_one = row_numbers(first.content.decode())
+    assert page_one == [fact.number for fact in reversed(matching)][:50]
+    assert "70 facts" in first.content.decode()
+    second = client.get(PAGE, {"server": server.guild_id, "q": "tourn", "after": first.context["page"].next_cursor},
+                        headers=LIST_FRAGMENT)
+    assert row_numbers(second.content.decode()) == [fact.number for fact in reversed(matching)][50:]
