@@ -244,20 +244,26 @@ def fact_page(fact_filter: FactFilter, *, after: str = "", before: str = "", pag
     on_later_page = cursor is not None
 
     newest_first = descending != backwards
+
+    def page_of(rows: list[Fact], has_more: bool, count_label: str) -> FactPage:
+        rows = rows[:page_size]
+        if backwards:
+            rows.reverse()
+        next_cursor, previous_cursor = _page_cursors(rows, column, has_more=has_more, backwards=backwards,
+                                                     on_later_page=on_later_page)
+        return FactPage(facts=rows, exact_key_facts=exact_key_facts if not on_later_page else [],
+                        next_cursor=next_cursor, previous_cursor=previous_cursor, count_label=count_label)
+
+    def facts_in_order(pks: list[int]) -> list[Fact]:
+        by_pk = Fact.objects.select_related(*related).in_bulk(pks[:page_size])
+        return [by_pk[pk] for pk in pks[:page_size] if pk in by_pk]
+
     if (fact_filter.query and len(fact_filter.server_ids) == 1 and fact_filter.state == FactState.IN_FORCE
             and column == "changed_at"):
         window_ids = _window_page_ids(fact_filter, cursor, newest_first=newest_first,
                                       exclude_ids=[fact.pk for fact in exact_key_facts], page_size=page_size)
         if window_ids is not None:
-            by_pk = Fact.objects.select_related(*related).in_bulk(window_ids[:page_size])
-            rows = [by_pk[pk] for pk in window_ids[:page_size] if pk in by_pk]
-            if backwards:
-                rows.reverse()
-            next_cursor, previous_cursor = _page_cursors(rows, column, has_more=True, backwards=backwards,
-                                                         on_later_page=on_later_page)
-            return FactPage(facts=rows, exact_key_facts=exact_key_facts if not on_later_page else [],
-                            next_cursor=next_cursor, previous_cursor=previous_cursor,
-                            count_label=_capped_count_label(matching, len(exact_key_facts)))
+            return page_of(facts_in_order(window_ids), True, _capped_count_label(matching, len(exact_key_facts)))
 
     estimate = _estimated_rows(matching)
     if fact_filter.query and estimate <= DENSE_MATCHES:
@@ -268,37 +274,17 @@ def fact_page(fact_filter: FactFilter, *, after: str = "", before: str = "", pag
         if len(candidates) <= SORT_MATCHES_BELOW:
             pks, has_more = _few_matches_page(candidates, cursor, descending=descending, backwards=backwards,
                                               page_size=page_size)
-            by_pk = Fact.objects.select_related(*related).in_bulk(pks[:page_size])
-            rows = [by_pk[pk] for pk in pks[:page_size] if pk in by_pk]
-            if backwards:
-                rows.reverse()
-            next_cursor, previous_cursor = _page_cursors(rows, column, has_more=has_more, backwards=backwards,
-                                                         on_later_page=on_later_page)
             total = len(candidates) + len(exact_key_facts)
-            return FactPage(facts=rows, exact_key_facts=exact_key_facts if not on_later_page else [],
-                            next_cursor=next_cursor, previous_cursor=previous_cursor,
-                            count_label=f"{total} fact{'s' if total != 1 else ''}")
+            return page_of(facts_in_order(pks), has_more, f"{total} fact{'s' if total != 1 else ''}")
 
     facts = matching.select_related(*related)
     if cursor is not None:
         # Row comparison lets PostgreSQL walk the (server, column, id) index from the cursor on.
-        operator = "<" if descending != backwards else ">"
+        operator = "<" if newest_first else ">"
         facts = facts.extra(where=[f"(memory_fact.{column}, memory_fact.id) {operator} (%s, %s)"], params=list(cursor))
-    order = [f"-{column}", "-id"] if descending != backwards else [column, "id"]
+    order = [f"-{column}", "-id"] if newest_first else [column, "id"]
     rows = list(facts.order_by(*order)[: page_size + 1])
-    has_more = len(rows) > page_size
-    rows = rows[:page_size]
-    if backwards:
-        rows.reverse()
-    next_cursor, previous_cursor = _page_cursors(rows, column, has_more=has_more, backwards=backwards,
-                                                 on_later_page=on_later_page)
-    return FactPage(
-        facts=rows,
-        exact_key_facts=exact_key_facts if not on_later_page else [],
-        next_cursor=next_cursor,
-        previous_cursor=previous_cursor,
-        count_label=_count_label(matching, estimate),
-    )
+    return page_of(rows, len(rows) > page_size, _count_label(matching, estimate))
 
 
 def servers_with_retracted_facts(server_ids: tuple[int, ...]) -> bool:
