@@ -47,34 +47,45 @@ def _words(text: str) -> list[str]:
     return re.findall(r"\w+", text.lower(), flags=re.UNICODE)[:MAX_QUERY_WORDS]
 
 
-def _newest_matches(server: Server, tsquery: str, exclude_ids: list[int]) -> list[int]:
-    """Ids of the newest matches, at most RANK_CANDIDATES, read in two bounded ways.
+def _best_of_newest_matches(server: Server, tsquery: str, exclude_ids: list[int], limit: int) -> list[int]:
+    """Ids of the `limit` best-ranked among the newest RANK_CANDIDATES matches, read in two bounded ways.
 
     First along the covering (server, changed_at, id) INCLUDE (search_vector) index over the newest
-    RECENT_WINDOW facts only: cheap whatever the word, and enough when the word is common. When that
-    finds fewer than SEARCH_RESULT_LIMIT, the word is rare, and the GIN index over all facts in force
-    returns its few matches cheaply. (The planner alone misjudges multi-word queries, whose words
-    appear together far more often than independence suggests.)
+    RECENT_WINDOW facts only, ranking from the index without reading the table: cheap whatever the
+    word, and enough when the word is common. When that finds fewer than SEARCH_RESULT_LIMIT matches
+    the word is rare, and the GIN index over all facts in force returns its few matches cheaply.
+    (The planner alone misjudges multi-word queries, whose words appear together far more often than
+    independence suggests.)
     """
     with connection.cursor() as cursor:
         cursor.execute(
             """
-            SELECT id FROM (
-                SELECT id, search_vector FROM memory_fact
-                WHERE server_id = %s AND retracted_at IS NULL
-                ORDER BY changed_at DESC, id DESC LIMIT %s
-            ) recent
-            WHERE search_vector @@ to_tsquery(%s::regconfig, %s) AND NOT (id = ANY(%s))
+            SELECT id, count(*) OVER () FROM (
+                SELECT id, changed_at, search_vector FROM (
+                    SELECT id, changed_at, search_vector FROM memory_fact
+                    WHERE server_id = %s AND retracted_at IS NULL
+                    ORDER BY changed_at DESC, id DESC LIMIT %s
+                ) recent
+                WHERE search_vector @@ to_tsquery(%s::regconfig, %s) AND NOT (id = ANY(%s))
+                LIMIT %s
+            ) newest_matches
+            ORDER BY ts_rank(search_vector, to_tsquery(%s::regconfig, %s)) DESC, changed_at DESC, id DESC
             LIMIT %s
             """,
-            [server.pk, RECENT_WINDOW, SEARCH_CONFIG, tsquery, exclude_ids, RANK_CANDIDATES],
+            [server.pk, RECENT_WINDOW, SEARCH_CONFIG, tsquery, exclude_ids, RANK_CANDIDATES,
+             SEARCH_CONFIG, tsquery, limit],
         )
-        ids = [row[0] for row in cursor.fetchall()]
-    if len(ids) >= SEARCH_RESULT_LIMIT:
-        return ids
+        rows = cursor.fetchall()
+    if rows and rows[0][1] >= SEARCH_RESULT_LIMIT:
+        return [row[0] for row in rows]
+    ranked = SearchQuery(tsquery, search_type="raw", config=SEARCH_CONFIG)
+    newest = (
+        facts_in_force(server).filter(search_vector=ranked).exclude(pk__in=exclude_ids)
+        .order_by("-changed_at", "-id").values("pk")[:RANK_CANDIDATES]
+    )
     return list(
-        facts_in_force(server).filter(search_vector=SearchQuery(tsquery, search_type="raw", config=SEARCH_CONFIG))
-        .exclude(pk__in=exclude_ids).order_by("-changed_at", "-id").values_list("pk", flat=True)[:RANK_CANDIDATES]
+        Fact.objects.filter(pk__in=newest).annotate(rank=SearchRank(F("search_vector"), ranked))
+        .order_by("-rank", "-changed_at", "-id").values_list("pk", flat=True)[:limit]
     )
 
 
@@ -89,16 +100,10 @@ def search_words(server: Server, query: str, limit: int = SEARCH_RESULT_LIMIT) -
     words = _words(query)
     if not words:
         return []
-    found: list[Fact] = []
+    found_ids: list[int] = []
     for operator in (" & ", " | "):
-        if len(found) >= limit or (operator == " | " and len(words) == 1):
+        if len(found_ids) >= limit or (operator == " | " and len(words) == 1):
             break
-        tsquery = operator.join(words)
-        candidates = _newest_matches(server, tsquery, [fact.pk for fact in found])
-        ranked = SearchQuery(tsquery, search_type="raw", config=SEARCH_CONFIG)
-        found.extend(
-            Fact.objects.filter(pk__in=candidates)
-            .annotate(rank=SearchRank(F("search_vector"), ranked))
-            .order_by("-rank", "-changed_at", "-id")[: limit - len(found)]
-        )
-    return found
+        found_ids += _best_of_newest_matches(server, operator.join(words), found_ids, limit - len(found_ids))
+    by_pk = Fact.objects.only(*CONTEXT_FIELDS).in_bulk(found_ids)
+    return [by_pk[pk] for pk in found_ids if pk in by_pk]

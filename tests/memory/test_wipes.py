@@ -149,3 +149,28 @@ def test_member_wipe_refuses_a_member_id_that_is_not_a_snowflake_and_deletes_not
 
     assert Fact.objects.filter(server=server).count() == 3
     assert not AuditEntry.objects.filter(action="memory.wipe_member").exists()
+
+
+def test_member_wipe_removes_their_exchanges_and_keeps_everyone_elses(server, owner):
+    from memory.exchanges import IncomingMessage, exchange_open
+    from memory.models import Exchange
+
+    paul, mira = "200000000000000011", "200000000000000012"
+    for author in (paul, paul, mira):
+        exchange_open(server=server, message=IncomingMessage(channel_id="111", author_id=author, content="hi"))
+
+    result = member_wipe(server=server, actor=owner, member_id=paul)
+
+    assert result.exchanges == 2
+    assert list(Exchange.objects.filter(server=server).values_list("author_id", flat=True)) == [mira]
+
+
+def test_server_wipe_removes_the_exchange_log_and_unlinks_nothing_else(server, other_server, owner):
+    from memory.exchanges import IncomingMessage, exchange_open
+    from memory.models import Exchange
+
+    exchange_open(server=server, message=IncomingMessage(channel_id="111", author_id="1", content="hi"))
+    exchange_open(server=other_server, message=IncomingMessage(channel_id="111", author_id="1", content="hi"))
+
+    assert server_wipe(server=server, actor=owner).exchanges == 1
+    assert Exchange.objects.filter(server=other_server).count() == 1
