@@ -134,10 +134,10 @@ class ExchangeContext:
     summary: str
 
 
-@transaction.atomic
 def exchange_open(*, server: Server, message: IncomingMessage, source: str = "api") -> ExchangeContext:
     """Record a new exchange with the context the bot gets: the summary and up to N facts in force,
-    chosen by the server's memory type, where the channel rules allow reading."""
+    chosen by the server's memory type, where the channel rules allow reading. (Reads plus one INSERT:
+    no transaction needed, which saves two round trips on the hottest path.)"""
     started = time.perf_counter()
     ai_settings = ai_settings_for_server(server)
     profile = profile_for(ai_settings.memory_type)

@@ -193,6 +193,10 @@ def _window_page_ids(fact_filter: FactFilter, cursor, *, newest_first: bool, exc
 
 
 def _capped_count_label(facts: QuerySet[Fact], pinned: int) -> str:
+    """For a common word: the planner's estimate when it expects many, else a count capped at 1,000."""
+    estimate = _estimated_rows(facts)
+    if estimate > WINDOW_COUNT_LIMIT:
+        return f"about {estimate + pinned:,} facts"
     counted = facts.order_by()[:WINDOW_COUNT_LIMIT + 1].count()
     if counted > WINDOW_COUNT_LIMIT:
         return f"more than {WINDOW_COUNT_LIMIT:,} facts"
