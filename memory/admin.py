@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin
 
-from .models import AISettings, Fact, ModelEndpoint, Summary
+from .models import AISettings, Channel, Exchange, Fact, ModelEndpoint, Summary
 from .services import fact_delete, model_endpoint_set
 
 
@@ -74,3 +74,29 @@ class ModelEndpointAdmin(admin.ModelAdmin):
             model_name=obj.model_name, api_key=api_key,
         )
         obj.pk = saved.pk
+
+
+@admin.register(Exchange)
+class ExchangeAdmin(admin.ModelAdmin):
+    """The exchange log as raw data; read-only (the bot writes it, wipes remove it)."""
+
+    list_display = ["created_at", "server", "source", "status", "author_name", "author_id", "channel_id",
+                    "model_calls", "memory_type"]
+    list_filter = ["server", "status", "source", "memory_type"]
+    search_fields = ["message", "author_name", "author_id", "=channel_id"]
+    date_hierarchy = "created_at"
+    list_select_related = ["server"]
+    show_full_result_count = False
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Channel)
+class ChannelAdmin(admin.ModelAdmin):
+    list_display = ["name", "channel_id", "server", "is_thread", "parent_id", "reported_at"]
+    list_filter = ["server", "is_thread"]
+    search_fields = ["name", "=channel_id"]

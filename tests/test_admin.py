@@ -13,7 +13,7 @@ from tests.factories import UserFactory
 CHANGELISTS = [
     "/admin/teams/team/", "/admin/teams/membership/", "/admin/teams/server/", "/admin/teams/bottoken/",
     "/admin/teams/auditentry/", "/admin/memory/fact/", "/admin/memory/summary/", "/admin/memory/aisettings/",
-    "/admin/memory/modelendpoint/",
+    "/admin/memory/modelendpoint/", "/admin/memory/exchange/", "/admin/memory/channel/",
 ]
 
 
