@@ -21,7 +21,7 @@ from .memory_types import profile_for
 from .models import Exchange, ExchangeStatus, Fact, Scope
 from .prompt import memory_block
 from .retrieval import context_facts, search_words
-from .selectors import ai_settings_for_server, summary_current
+from .selectors import ai_settings_for_server, summary_text
 from .services import (
     FactAuthor,
     clean_text,
@@ -143,10 +143,7 @@ def exchange_open(*, server: Server, message: IncomingMessage, source: str = "ap
     profile = profile_for(ai_settings.memory_type)
     access = channel_access(ai_settings, message.channel_id, message.thread_parent_id or None)
     facts = context_facts(server, ai_settings, message.content) if access.read_allowed else []
-    summary = ""
-    if access.read_allowed:
-        current = summary_current(server)
-        summary = current.content if current else ""
+    summary = summary_text(server) if access.read_allowed else ""
     exchange = Exchange.objects.create(
         server=server,
         source=source,

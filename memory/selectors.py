@@ -11,7 +11,7 @@ from datetime import datetime
 
 from django.contrib.postgres.search import SearchQuery
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery
 
 from teams.models import Server
 
@@ -30,6 +30,24 @@ def ai_settings_for_server(server: Server) -> AISettings:
 
 def summary_current(server: Server) -> Summary | None:
     return Summary.objects.filter(server=server, retracted_at__isnull=True).first()
+
+
+def summary_text(server: Server) -> str:
+    """The current summary's wording ('' when none); read from the server when server_for_bot loaded it."""
+    if hasattr(server, "current_summary"):
+        return server.current_summary or ""
+    current = summary_current(server)
+    return current.content if current else ""
+
+
+def server_for_bot(team_id: int, guild_id: str) -> Server | None:
+    """A server of the bot token's team (None for another team's server and for no server alike),
+    with its AI settings and current summary in the same query: every bot call needs them."""
+    current = Summary.objects.filter(server=OuterRef("pk"), retracted_at__isnull=True).values("content")[:1]
+    return (
+        Server.objects.select_related("ai_settings").annotate(current_summary=Subquery(current))
+        .filter(team_id=team_id, guild_id=guild_id).first()
+    )
 
 
 def facts_in_force(server: Server) -> QuerySet[Fact]:

@@ -8,13 +8,8 @@ from .models import AuditEntry, BotToken, Server
 
 
 def bot_token_active_by_hash(token_hash: str) -> BotToken | None:
-    return BotToken.objects.filter(token_hash=token_hash, revoked_at__isnull=True).first()
-
-
-def server_for_token(token: BotToken, guild_id: str) -> Server | None:
-    """A server of the token's team; None for another team's server and for no server alike.
-    Its AI settings come along in the same query (every API call needs them)."""
-    return Server.objects.select_related("ai_settings").filter(team_id=token.team_id, guild_id=guild_id).first()
+    return (BotToken.objects.only("id", "team_id", "last_used_at")
+            .filter(token_hash=token_hash, revoked_at__isnull=True).first())
 
 
 def audit_entries_for_server(server: Server) -> QuerySet[AuditEntry]:

@@ -11,9 +11,8 @@ from django.views.decorators.csrf import csrf_exempt
 from memory.exchanges import ExchangeRefused, exchange_apply_actions, exchange_open, exchange_search
 from memory.models import Exchange
 from memory.reply import ReplyFailed, reply_to_message
-from memory.selectors import ai_settings_for_server
+from memory.selectors import ai_settings_for_server, server_for_bot
 from teams.models import BotToken, Server
-from teams.selectors import server_for_token
 
 from .http import ApiError, bot_api, error_response, json_body, public_api
 from .parsing import parse_actions, parse_history, parse_message, parse_search
@@ -22,7 +21,7 @@ from .serializers import exchange_as_json, fact_as_json, memory_summary
 
 
 def _server(bot_token: BotToken, guild_id: str) -> Server:
-    server = server_for_token(bot_token, guild_id)
+    server = server_for_bot(bot_token.team_id, guild_id)
     if server is None:
         raise ApiError(404, f"No server with guild id {guild_id} is reachable with this token.")
     return server
