@@ -17,7 +17,7 @@ from django.utils import timezone
 from teams.models import Server
 
 from .channels import channel_access
-from .memory_types import profile_for
+from .memory_types import TypeProfile, profile_for
 from .models import Exchange, ExchangeStatus, Fact, Scope
 from .prompt import memory_block
 from .retrieval import context_facts, search_words
@@ -213,9 +213,26 @@ def _ignored(op: str, number: int | None, detail: str) -> ActionResult:
     return ActionResult(op=op, status="ignored", number=number, detail=detail)
 
 
-def _reachable_fact(exchange: Exchange, op: Retract | Supersede, reachable: set[int]) -> Fact | ActionResult:
+@dataclass(frozen=True)
+class _Rules:
+    """What applies when the actions arrive: the server's type and channel rules now, not at context time
+    (staff may have switched to Ledger, or closed the channel to writing, since)."""
+
+    profile: TypeProfile
+    write_allowed: bool
+
+
+def _rules_now(exchange: Exchange) -> _Rules:
+    ai_settings = ai_settings_for_server(exchange.server)
+    access = channel_access(ai_settings, exchange.channel_id, exchange.thread_parent_id or None)
+    return _Rules(profile=profile_for(ai_settings.memory_type),
+                  write_allowed=exchange.write_allowed and access.write_allowed)
+
+
+def _reachable_fact(exchange: Exchange, op: Retract | Supersede, reachable: set[int],
+                    rules: _Rules) -> Fact | ActionResult:
     """The fact the op may touch, or the reason it may not."""
-    if not exchange.write_allowed:
+    if not rules.write_allowed:
         return _ignored(op.op, op.number, "memory may not be written in this channel")
     if op.number not in reachable:
         return _ignored(op.op, op.number, f"fact #{op.number} was not shown in this exchange")
@@ -227,11 +244,11 @@ def _reachable_fact(exchange: Exchange, op: Retract | Supersede, reachable: set[
     return fact
 
 
-def _apply(exchange: Exchange, op: MemoryOp, reachable: set[int]) -> ActionResult:
-    profile = profile_for(exchange.memory_type)
+def _apply(exchange: Exchange, op: MemoryOp, reachable: set[int], rules: _Rules) -> ActionResult:
+    profile = rules.profile
     bot = FactAuthor.bot(exchange.author_id)
     if isinstance(op, Remember):
-        if not exchange.write_allowed:
+        if not rules.write_allowed:
             return _ignored(op.op, None, "memory may not be written in this channel")
         fact = fact_create(server=exchange.server, author=bot, key=op.key, content=op.content, scope=op.scope,
                            member_id=op.member_id, confidence=op.confidence, importance=op.importance,
@@ -239,7 +256,7 @@ def _apply(exchange: Exchange, op: MemoryOp, reachable: set[int]) -> ActionResul
         return ActionResult(op=op.op, status="applied", number=fact.number)
     if isinstance(op, Supersede) and not profile.can_supersede:
         return _ignored(op.op, op.number, f"supersede exists from Ledger up; this server uses {profile.label}")
-    target = _reachable_fact(exchange, op, reachable)
+    target = _reachable_fact(exchange, op, reachable, rules)
     if isinstance(target, ActionResult):
         return target
     if isinstance(op, Retract):
@@ -270,11 +287,12 @@ def exchange_apply_actions(
     `ops` may touch facts shown or found by the search; `shown_only_ops` (what the model asked for
     before it saw the search results) only facts handed in the context."""
     locked = _locked_exchange(exchange)
+    rules = _rules_now(locked)
     results = list(already_ignored)
     for op in shown_only_ops:
-        results.append(_apply(locked, op, set(locked.shown_numbers)))
+        results.append(_apply(locked, op, set(locked.shown_numbers), rules))
     for op in ops:
-        results.append(_apply(locked, op, locked.reachable_numbers))
+        results.append(_apply(locked, op, locked.reachable_numbers, rules))
     locked.actions = [*locked.actions, *(result.as_dict() for result in results)]
     locked.save(update_fields=["actions"])
     exchange.actions = locked.actions

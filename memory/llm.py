@@ -73,6 +73,8 @@ def parse_answer(body: object) -> ModelAnswer:
     content = message.get("content") or ""
     if not isinstance(content, str):
         raise ModelError("The model endpoint answered with content that is not text.")
+    # A reply is stored and posted: drop NUL and replace lone surrogates, which no database stores.
+    content = content.replace("\x00", "").encode("utf-8", "replace").decode("utf-8")
     raw_calls = message.get("tool_calls") or []
     calls = [call for index, raw in enumerate(raw_calls if isinstance(raw_calls, list) else [])
              if (call := _parse_tool_call(raw, index)) is not None]

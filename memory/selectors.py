@@ -148,6 +148,8 @@ def _decode_cursor(cursor: str, column: str) -> tuple[object, int] | None:
         value, pk = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
         if column == "changed_at":
             value = datetime.fromisoformat(value)
+            if value.tzinfo is None:
+                return None
         elif column == "confidence":
             value = float(value)
             if not math.isfinite(value):
@@ -155,7 +157,7 @@ def _decode_cursor(cursor: str, column: str) -> tuple[object, int] | None:
         else:
             value = int(value)
         pk = int(pk)
-    except (ValueError, TypeError, OverflowError, json.JSONDecodeError):
+    except (ValueError, TypeError, OverflowError, RecursionError, json.JSONDecodeError):
         return None
     if not (0 <= pk < 2**63) or (column == "number" and not 0 <= value < 2**31):
         return None
@@ -246,7 +248,8 @@ def _few_matches_page(candidates: list[tuple[int, object]], cursor, *, descendin
 
 def fact_page(fact_filter: FactFilter, *, after: str = "", before: str = "", page_size: int = PAGE_SIZE) -> FactPage:
     """One page of the memory list, by keyset (no OFFSET): fast on page 1 and page 5,000 alike."""
-    if not fact_filter.server_ids:
+    if not fact_filter.server_ids or (fact_filter.query.strip() and search_query_for(fact_filter.query) is None):
+        # No server to show, or a search without a single letter or digit ("#", "?"): nothing matches.
         return FactPage(facts=[], exact_key_facts=[], next_cursor=None, previous_cursor=None, count_label="0 facts")
     column, descending = SORTS.get(fact_filter.sort, SORTS["changed"])
     matching = _filtered_facts(fact_filter)
@@ -273,7 +276,8 @@ def fact_page(fact_filter: FactFilter, *, after: str = "", before: str = "", pag
             rows.reverse()
         next_cursor, previous_cursor = _page_cursors(rows, column, has_more=has_more, backwards=backwards,
                                                      on_later_page=on_later_page)
-        return FactPage(facts=rows, exact_key_facts=exact_key_facts if not on_later_page else [],
+        back_on_page_one = not on_later_page or (backwards and not has_more)
+        return FactPage(facts=rows, exact_key_facts=exact_key_facts if back_on_page_one else [],
                         next_cursor=next_cursor, previous_cursor=previous_cursor, count_label=count_label)
 
     def facts_in_order(pks: list[int]) -> list[Fact]:

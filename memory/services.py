@@ -11,6 +11,7 @@ from datetime import datetime
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import connection, models, transaction
+from django.http import Http404
 from django.utils import timezone
 
 from config.crypto import encrypt_secret
@@ -201,7 +202,11 @@ def _permit_fact_deletes(reason: str) -> Iterator[None]:
 
 
 def _locked_fact(fact: Fact) -> Fact:
-    return Fact.objects.select_for_update().get(pk=fact.pk)
+    """The fact, locked; Http404 when someone deleted it since the caller read it."""
+    locked = Fact.objects.select_for_update().filter(pk=fact.pk).first()
+    if locked is None:
+        raise Http404(f"Fact #{fact.number} was deleted meanwhile.")
+    return locked
 
 
 @transaction.atomic
@@ -353,7 +358,9 @@ def summary_set(*, server: Server, content: str, author: FactAuthor) -> Summary:
             {"content": f"The summary is {len(content)} characters long; keep it to at most {SUMMARY_MAX_LENGTH}."}
         )
     now = timezone.now()
-    Summary.objects.select_for_update().filter(server=server, retracted_at__isnull=True).update(retracted_at=now)
+    # Serialise summary writes per server: two saves at once would both insert a "current" summary.
+    Server.objects.select_for_update().filter(pk=server.pk).values_list("pk").first()
+    Summary.objects.filter(server=server, retracted_at__isnull=True).update(retracted_at=now)
     summary = Summary.objects.create(
         server=server, content=content, author_kind=author.kind, author_user=author.user, created_at=now
     )

@@ -46,8 +46,10 @@ def json_body(request: HttpRequest) -> dict[str, Any]:
     """The request body as a JSON object, or a 400 that says what is wrong with it."""
     try:
         body = json.loads(request.body or b"null")
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        raise ApiError(400, "The request body is not valid JSON.") from None
+        # Lone surrogates (\udc00) are valid JSON escapes but not text a database can store.
+        json.dumps(body, ensure_ascii=False).encode()
+    except (ValueError, UnicodeError, RecursionError):  # ValueError covers JSONDecodeError, huge integers
+        raise ApiError(400, "The request body is not valid JSON (or holds characters that are not text).") from None
     if not isinstance(body, dict):
         raise ApiError(400, "The request body must be a JSON object.")
     return body

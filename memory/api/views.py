@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from uuid import UUID
 
 from django.http import HttpRequest, JsonResponse
@@ -12,7 +13,7 @@ from memory.exchanges import ExchangeRefused, exchange_apply_actions, exchange_o
 from memory.models import Exchange
 from memory.reply import ReplyFailed, reply_to_message
 from memory.selectors import ai_settings_for_server, server_for_bot
-from teams.models import BotToken, Server
+from teams.models import SNOWFLAKE_REGEX, BotToken, Server
 
 from .http import ApiError, bot_api, error_response, json_body, public_api
 from .parsing import parse_actions, parse_history, parse_message, parse_search
@@ -21,7 +22,7 @@ from .serializers import exchange_as_json, fact_as_json, memory_summary
 
 
 def _server(bot_token: BotToken, guild_id: str) -> Server:
-    server = server_for_bot(bot_token.team_id, guild_id)
+    server = server_for_bot(bot_token.team_id, guild_id) if re.fullmatch(SNOWFLAKE_REGEX, guild_id) else None
     if server is None:
         raise ApiError(404, f"No server with guild id {guild_id} is reachable with this token.")
     return server

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from datetime import timezone as dt_timezone
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
@@ -28,9 +29,12 @@ def exchange_list(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
     exchanges = exchanges_for_server(server)
     before = request.GET.get("before", "")
     try:
-        if before:
-            exchanges = exchanges.filter(created_at__lt=datetime.fromisoformat(before))
-    except ValueError:
+        moment = datetime.fromisoformat(before) if before else None
+        if moment is not None and moment.tzinfo is not None:
+            exchanges = exchanges.filter(created_at__lt=moment.astimezone(dt_timezone.utc))
+        else:
+            before = ""
+    except (ValueError, OverflowError):
         before = ""
     rows = list(exchanges[: EXCHANGE_PAGE_SIZE + 1])
     context = {

@@ -117,7 +117,7 @@ def fact_restore_view(request: HtmxHttpRequest, guild_id: str, number: int) -> H
     server = server_for_configurer(request.user, guild_id)
     fact = _fact_or_404(server, number)
     try:
-        fact = fact_restore(fact=fact, actor=request.user)
+        fact_restore(fact=fact, actor=request.user)
     except ValidationError:
         pass  # already in force (restored by someone else): show it as it is
-    return trigger_client_event(_row(request, fact_by_number(server, number), can_configure=True), FACTS_CHANGED)
+    return trigger_client_event(_row(request, _fact_or_404(server, number), can_configure=True), FACTS_CHANGED)

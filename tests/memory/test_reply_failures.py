@@ -180,3 +180,16 @@ def test_a_failure_where_memory_may_not_be_written_is_still_recorded(client, ser
     assert response.status_code == 503
     exchange = Exchange.objects.get(server=server)
     assert (exchange.status, exchange.write_allowed) == (ExchangeStatus.FAILED, False)
+
+
+def test_a_nul_or_lone_surrogate_in_the_reply_is_dropped_not_a_500(server, model_server):
+    from memory.reply import reply_to_message
+    from memory.exchanges import IncomingMessage
+    from tests.model_server import Raw
+
+    model_server.script = [Raw(b'{"choices": [{"message": {"role": "assistant", "content": "hel\\u0000lo \\udc00!"}}]}')]
+    outcome = reply_to_message(server=server, message=IncomingMessage(channel_id="111", author_id="2", content="hi"),
+                               history=[])
+    assert outcome.reply.startswith("hello ")
+    outcome.exchange.refresh_from_db()
+    assert outcome.exchange.reply == outcome.reply

@@ -236,3 +236,37 @@ def test_a_search_with_many_matches_pages_through_all_of_them_newest_first(membe
     second = client.get(PAGE, {"server": server.guild_id, "q": "tourn", "after": first.context["page"].next_cursor},
                         headers=LIST_FRAGMENT)
     assert row_numbers(second.content.decode()) == [fact.number for fact in reversed(matching)][50:]
+
+
+@pytest.mark.parametrize("typed", ["#", "?", "'", "-"])
+def test_a_search_without_letters_shows_nothing_instead_of_failing(member, server, typed):
+    make_fact(server)
+    response = logged_in_client(member).get(PAGE, {"server": server.guild_id, "q": typed}, headers=LIST_FRAGMENT)
+    assert response.status_code == 200
+    assert row_numbers(response.content.decode()) == []
+
+
+@pytest.mark.parametrize("cursor_json", ['["2020-01-01T00:00:00", 5]', "[" * 1000])
+def test_an_odd_cursor_falls_back_to_page_one(member, server, cursor_json):
+    import base64
+
+    fact = make_fact(server, key="gaming", content="Retro gaming.")
+    cursor = base64.urlsafe_b64encode(cursor_json.encode()).decode().rstrip("=")
+    response = logged_in_client(member).get(PAGE, {"server": server.guild_id, "q": "gaming", "after": cursor},
+                                            headers=LIST_FRAGMENT)
+    assert response.status_code == 200
+    assert fact.number in row_numbers(response.content.decode())
+
+
+def test_the_pinned_exact_key_fact_is_back_after_next_then_previous(member, server):
+    pinned = make_fact(server, key="gaming", content="Gaming is what we do.")
+    for index in range(60):
+        make_fact(server, key=f"game_{index}", content=f"Retro gaming night {index}.")
+    client = logged_in_client(member)
+    first = client.get(PAGE, {"server": server.guild_id, "q": "gaming"}, headers=LIST_FRAGMENT)
+    second = client.get(PAGE, {"server": server.guild_id, "q": "gaming", "after": first.context["page"].next_cursor},
+                        headers=LIST_FRAGMENT)
+    back = client.get(PAGE, {"server": server.guild_id, "q": "gaming",
+                             "before": second.context["page"].previous_cursor}, headers=LIST_FRAGMENT)
+    assert row_numbers(back.content.decode())[0] == pinned.number
+    assert row_numbers(back.content.decode()) == row_numbers(first.content.decode())
