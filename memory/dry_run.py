@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from django.db.models import Count, Sum
+from django.db.models import Sum
 from django.db.models.functions import Length
 
 from teams.models import Server
@@ -23,10 +23,9 @@ class TypeCard:
     offer_restore_all: bool = False
 
 
-def _archive_numbers(server: Server) -> list[str]:
+def _archive_numbers(server: Server, facts: int) -> list[str]:
     in_force = Fact.objects.filter(server=server, retracted_at__isnull=True)
-    totals = in_force.aggregate(facts=Count("id"), characters=Sum(Length("content") + Length("key")))
-    facts, characters = totals["facts"] or 0, totals["characters"] or 0
+    characters = in_force.aggregate(characters=Sum(Length("content") + Length("key")))["characters"] or 0
     sample = in_force.order_by("-changed_at").values_list("key", flat=True).first() or "memory"
     query = search_query_for(sample.replace("_", " ").split()[0])
     started = time.perf_counter()
@@ -63,7 +62,7 @@ def type_cards(server: Server, current: str) -> list[TypeCard]:
             if current_profile.can_search:
                 lines.append("The bot loses its one search per reply.")
         elif profile.value == MemoryType.ARCHIVE:
-            lines.extend(_archive_numbers(server))
+            lines.extend(_archive_numbers(server, in_force))
         cards.append(TypeCard(profile=profile, is_current=profile.value == current, dry_run=lines,
                               offer_restore_all=offer_restore_all))
     return cards

@@ -165,7 +165,7 @@ def fact_create(
 @transaction.atomic
 def fact_retract(*, fact: Fact, reason: str, superseded_by: Fact | None = None, at: datetime | None = None) -> Fact:
     """Close the fact's validity window (Ledger sense); it stays on the page and can be restored."""
-    locked = Fact.objects.select_for_update().get(pk=fact.pk)
+    locked = _locked_fact(fact)
     if locked.retracted_at is not None:
         raise ValidationError(f"Fact #{locked.number} is already retracted.")
     if superseded_by is not None and superseded_by.server_id != locked.server_id:

@@ -13,9 +13,8 @@ from django.utils import timezone
 from guardian.shortcuts import assign_perm, remove_perm
 
 from .models import AuditEntry, BotToken, Membership, Server, ServerUserObjectPermission, Team
+from .permissions import CONFIGURE_SERVER, VIEW_SERVER
 
-VIEW_SERVER = "teams.view_server"
-CONFIGURE_SERVER = "teams.configure_server"
 BOT_TOKEN_PREFIX = "lk_"
 
 
