@@ -10,9 +10,9 @@ common words, picked with Zipf-like weights from the seed's own word lists):
 
 - context.classic.<size>: POST /api/v1/servers/{guild}/context under Classic, in process through
   django.test.Client;
-- context.classic.http.<size>: the same over HTTP with one httpx client against
-  `gunicorn config.wsgi --workers 2` on 127.0.0.1 with production settings (gunicorn's sync workers
-  answer `Connection: close`, so each request opens a new loopback connection despite keep-alive);
+- context.classic.http.<size>: the same over HTTP with one httpx client (keep-alive) against
+  `gunicorn -c config/gunicorn.conf.py config.wsgi` (the README's production command: threaded
+  workers that keep connections open) on 127.0.0.1 with production settings;
 - search.words.<size>: POST /api/v1/exchanges/{exchange}/search under Searchable archive, in process;
   each search needs an exchange of its own, opened with exchange_open before the timed loop.
 
@@ -36,7 +36,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _harness import BASE_DIR, report_latency, setup_django, time_calls
+from _harness import BASE_DIR, prewarm, report_latency, setup_django, time_calls
 
 RUNS = 200
 WARMUP = 5
@@ -274,13 +274,13 @@ def _time_http(servers, token: str, bodies: list[dict], meter: CpuMeter) -> None
         log_path = Path(log_dir) / "gunicorn.log"
         with log_path.open("wb") as log:
             process = subprocess.Popen(
-                [str(gunicorn), "config.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "2"],
+                [str(gunicorn), "-c", "config/gunicorn.conf.py", "config.wsgi", "--bind", f"127.0.0.1:{port}"],
                 cwd=BASE_DIR, env=_gunicorn_env(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             )
         try:
             meter.gunicorn = process.pid
             _wait_until_serving(process, base_url, log_path)
-            print(f"# gunicorn pid {process.pid} serving on {base_url} (2 sync workers)", file=sys.stderr)
+            print(f"# gunicorn pid {process.pid} serving on {base_url} (config/gunicorn.conf.py)", file=sys.stderr)
             with httpx.Client(base_url=base_url, timeout=HTTP_TIMEOUT_S,
                               headers={"Authorization": f"Bearer {token}"}) as client:
                 for label, server in servers:
@@ -328,6 +328,7 @@ def main() -> None:
         print(f"# server {label}: guild {guild_id}, ready in {time.perf_counter() - seed_started:.1f} s",
               file=sys.stderr, flush=True)
         servers.append((label, server))
+    prewarm()
     team = servers[0][1].team
     token, plaintext = bot_token_issue(team=team, name=f"bench context {time.strftime('%Y-%m-%d %H:%M:%S')}",
                                        created_by=user)

@@ -123,6 +123,10 @@ def ensure_postgres(var_dir: Path) -> tuple[str, bool]:
         )
     port = _remembered_port(var_dir / "postgres.port")
     options = f"-h 127.0.0.1 -p {port} -k {pgdata} -c max_connections=200"
+    # Extra server settings, e.g. `-c shared_buffers=2GB` for the million-fact bench databases.
+    extra = os.environ.get("LOREKEEPER_EMBEDDED_PG_OPTIONS", "").strip()
+    if extra:
+        options = f"{options} {extra}"
     pg.pg_ctl(
         ["-w", "-t", "60", "-o", options, "-l", str(pgdata / "server.log"), "start"],
         pgdata=pgdata,

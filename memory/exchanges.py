@@ -11,9 +11,10 @@ import time
 from dataclasses import asdict, dataclass
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
+from config.rows import columns
 from teams.models import Server
 
 from .channels import channel_access
@@ -134,6 +135,9 @@ class ExchangeContext:
     summary: str
 
 
+_EXCHANGE_INSERT = columns(Exchange, "e")
+
+
 def exchange_open(*, server: Server, message: IncomingMessage, source: str = "api") -> ExchangeContext:
     """Record a new exchange with the context the bot gets: the summary and up to N facts in force,
     chosen by the server's memory type, where the channel rules allow reading. (Reads plus one INSERT:
@@ -144,7 +148,7 @@ def exchange_open(*, server: Server, message: IncomingMessage, source: str = "ap
     access = channel_access(ai_settings, message.channel_id, message.thread_parent_id or None)
     facts = context_facts(server, ai_settings, message.content) if access.read_allowed else []
     summary = summary_text(server) if access.read_allowed else ""
-    exchange = Exchange.objects.create(
+    exchange = Exchange(
         server=server,
         source=source,
         channel_id=message.channel_id,
@@ -161,6 +165,7 @@ def exchange_open(*, server: Server, message: IncomingMessage, source: str = "ap
         memory_block=memory_block(summary, facts, read_allowed=access.read_allowed),
         duration_ms=int((time.perf_counter() - started) * 1000),
     )
+    _EXCHANGE_INSERT.insert(exchange)  # Exchange.objects.create() without the ORM's per-call cost
     return ExchangeContext(exchange=exchange, facts=facts, summary=summary)
 
 
@@ -182,27 +187,38 @@ def search_unavailable_reason(exchange: Exchange) -> str:
     return "Memory may not be read in this channel, so it cannot be searched either."
 
 
+ALREADY_SEARCHED = "This exchange already used its one search."
+
+
 def _locked_exchange(exchange: Exchange) -> Exchange:
     return Exchange.objects.select_for_update().select_related("server").get(pk=exchange.pk)
 
 
-@transaction.atomic
 def exchange_search(*, exchange: Exchange, query: str) -> SearchOutcome:
-    """Run the exchange's one full-text search; refused (ExchangeRefused) where it is not allowed."""
-    locked = _locked_exchange(exchange)
-    if not locked.can_search:
-        raise ExchangeRefused(search_unavailable_reason(locked))
-    if locked.searched_at is not None:
-        raise ExchangeRefused("This exchange already used its one search.")
+    """Run the exchange's one full-text search; refused (ExchangeRefused) where it is not allowed.
+
+    The search only reads, so it runs before the exchange claims its one search with a conditional
+    UPDATE: of two simultaneous calls exactly one records its results, the other is refused, and no
+    row lock or transaction is held while the search runs."""
+    if not exchange.can_search:
+        raise ExchangeRefused(search_unavailable_reason(exchange))
+    if exchange.searched_at is not None:
+        raise ExchangeRefused(ALREADY_SEARCHED)
     query = clean_text(query)
-    facts = search_words(locked.server, query)
-    locked.search_query = query
-    locked.searched_at = timezone.now()
-    locked.search_mode = "words"
-    locked.found_numbers = [fact.number for fact in facts]
-    locked.save(update_fields=["search_query", "searched_at", "search_mode", "found_numbers"])
-    for name in ("search_query", "searched_at", "search_mode", "found_numbers"):
-        setattr(exchange, name, getattr(locked, name))
+    facts = search_words(exchange.server, query)
+    recorded = {"search_query": query, "searched_at": timezone.now(), "search_mode": "words",
+                "found_numbers": [fact.number for fact in facts]}
+    with connection.cursor() as cursor:  # hand-written: the bot's hot path (config/rows.py)
+        cursor.execute(
+            "UPDATE memory_exchange SET search_query = %s, searched_at = %s, search_mode = %s, found_numbers = %s"
+            " WHERE id = %s AND searched_at IS NULL",
+            [*recorded.values(), exchange.pk],
+        )
+        claimed = cursor.rowcount == 1
+    if not claimed:
+        raise ExchangeRefused(ALREADY_SEARCHED)
+    for name, value in recorded.items():
+        setattr(exchange, name, value)
     return SearchOutcome(facts=facts, mode="words")
 
 

@@ -5,28 +5,38 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.db import connection
-from django.db.models import F
 
+from config.rows import columns
 from teams.models import Server
 
 from .models import SEARCH_CONFIG, AISettings, Fact, MemoryType
-from .selectors import facts_in_force
 
 SEARCH_RESULT_LIMIT = 10
 RANK_CANDIDATES = 500
-RECENT_WINDOW = 20000
 # What the context and the API show of a fact; loading only these keeps building the context cheap.
 CONTEXT_FIELDS = ("id", "server_id", "number", "key", "content", "scope", "member_id", "confidence", "changed_at")
 MAX_QUERY_WORDS = 12
 
 
+_CONTEXT_COLUMNS = columns(Fact, "f", CONTEXT_FIELDS)
+_NEWEST_IN_FORCE_SQL = f"""
+    SELECT {_CONTEXT_COLUMNS.sql} FROM memory_fact f
+    WHERE f.server_id = %s AND f.retracted_at IS NULL
+    ORDER BY f.changed_at DESC, f.id DESC LIMIT %s
+"""
+
+
+def _facts_from_rows(rows) -> list[Fact]:
+    return [_CONTEXT_COLUMNS.instance(row) for row in rows]
+
+
 def _most_recently_changed(server: Server, ai_settings: AISettings, message: str) -> list[Fact]:
-    """Classic, Ledger and Searchable archive: the newest changes fill the slots (partial index walk)."""
-    return list(
-        facts_in_force(server).only(*CONTEXT_FIELDS).order_by("-changed_at", "-id")[: ai_settings.max_injected_items]
-    )
+    """Classic, Ledger and Searchable archive: the newest changes fill the slots (partial index walk).
+    Hand-written SQL: this runs for every message the bot sees (config/rows.py)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_NEWEST_IN_FORCE_SQL, [server.pk, ai_settings.max_injected_items])
+        return _facts_from_rows(cursor.fetchall())
 
 
 # The one place that maps a memory type to how its context is chosen. Types whose own strategy is not
@@ -47,46 +57,80 @@ def _words(text: str) -> list[str]:
     return re.findall(r"\w+", text.lower(), flags=re.UNICODE)[:MAX_QUERY_WORDS]
 
 
-def _best_of_newest_matches(server: Server, tsquery: str, exclude_ids: list[int], limit: int) -> list[int]:
-    """Ids of the `limit` best-ranked among the newest RANK_CANDIDATES matches, read in two bounded ways.
+# How the one search stays cheap at any size. Ranking all matches of a common word would read
+# thousands of rows, so a search ranks the RANK_CANDIDATES newest matches. Two ways find them:
+#  - walking the covering (server, changed_at, id) INCLUDE (search_vector) index from the newest fact,
+#    testing each entry without touching the table: costs about WALK_COST per entry walked, so it is
+#    cheap for a common word (a few hundred entries hold ten matches) and dear for a rare one;
+#  - the GIN index, which hands over every match and then reads each from the table: about
+#    GIN_COST per match, cheap for a rare word and dear for a common one.
+# A first walk of FIRST_WALK entries tells how common the query is (matches per entry). That estimate
+# picks the cheaper way to the rest, so the worst case costs about the square root of the server's
+# fact count in entries (a few milliseconds at a million facts) instead of growing with it.
+FIRST_WALK = 2000
+WALK_COST, GIN_COST = 1.0, 8.0  # per entry walked, per match read: relative, measured at a million facts
+MAX_WALK = 20000
 
-    First along the covering (server, changed_at, id) INCLUDE (search_vector) index over the newest
-    RECENT_WINDOW facts only, ranking from the index without reading the table: cheap whatever the
-    word, and enough when the word is common. When that finds fewer than SEARCH_RESULT_LIMIT matches
-    the word is rare, and the GIN index over all facts in force returns its few matches cheaply.
-    (The planner alone misjudges multi-word queries, whose words appear together far more often than
-    independence suggests.)
-    """
-    with connection.cursor() as cursor:
-        cursor.execute(
-            """
-            SELECT id, count(*) OVER () FROM (
-                SELECT id, changed_at, search_vector FROM (
-                    SELECT id, changed_at, search_vector FROM memory_fact
-                    WHERE server_id = %s AND retracted_at IS NULL
-                    ORDER BY changed_at DESC, id DESC LIMIT %s
-                ) recent
-                WHERE search_vector @@ to_tsquery(%s::regconfig, %s) AND NOT (id = ANY(%s))
-                LIMIT %s
-            ) newest_matches
-            ORDER BY ts_rank(search_vector, to_tsquery(%s::regconfig, %s)) DESC, changed_at DESC, id DESC
-            LIMIT %s
-            """,
-            [server.pk, RECENT_WINDOW, SEARCH_CONFIG, tsquery, exclude_ids, RANK_CANDIDATES,
-             SEARCH_CONFIG, tsquery, limit],
-        )
-        rows = cursor.fetchall()
-    if rows and rows[0][1] >= SEARCH_RESULT_LIMIT:
-        return [row[0] for row in rows]
-    ranked = SearchQuery(tsquery, search_type="raw", config=SEARCH_CONFIG)
-    newest = (
-        facts_in_force(server).filter(search_vector=ranked).exclude(pk__in=exclude_ids)
-        .order_by("-changed_at", "-id").values("pk")[:RANK_CANDIDATES]
+_RANKED_WINDOW_SQL = """
+    SELECT id, count(*) OVER () FROM (
+        SELECT id, changed_at, search_vector FROM (
+            SELECT id, changed_at, search_vector FROM memory_fact
+            WHERE server_id = %(server)s AND retracted_at IS NULL
+            ORDER BY changed_at DESC, id DESC LIMIT %(walk)s
+        ) recent
+        WHERE search_vector @@ to_tsquery(%(config)s::regconfig, %(query)s) AND NOT (id = ANY(%(exclude)s))
+        LIMIT %(candidates)s
+    ) newest_matches
+    ORDER BY ts_rank(search_vector, to_tsquery(%(config)s::regconfig, %(query)s)) DESC, changed_at DESC, id DESC
+    LIMIT %(limit)s
+"""
+# MATERIALIZED keeps the planner from walking the sort index (it would, hoping the LIMIT stops it
+# early, and read a million entries when the word is rare): this path is only taken for few matches.
+_RANKED_GIN_SQL = """
+    WITH matches AS MATERIALIZED (
+        SELECT id, changed_at, search_vector FROM memory_fact
+        WHERE server_id = %(server)s AND retracted_at IS NULL
+          AND search_vector @@ to_tsquery(%(config)s::regconfig, %(query)s) AND NOT (id = ANY(%(exclude)s))
     )
-    return list(
-        Fact.objects.filter(pk__in=newest).annotate(rank=SearchRank(F("search_vector"), ranked))
-        .order_by("-rank", "-changed_at", "-id").values_list("pk", flat=True)[:limit]
-    )
+    SELECT id, 0 FROM (SELECT * FROM matches ORDER BY changed_at DESC, id DESC LIMIT %(candidates)s) newest_matches
+    ORDER BY ts_rank(search_vector, to_tsquery(%(config)s::regconfig, %(query)s)) DESC, changed_at DESC, id DESC
+    LIMIT %(limit)s
+"""
+
+
+def _ranked(cursor, sql: str, params: dict) -> tuple[list[int], int]:
+    cursor.execute(sql, params)
+    rows = cursor.fetchall()
+    return [row[0] for row in rows], (rows[0][1] if rows else 0)
+
+
+def _facts_ever(cursor, server_id: int) -> int:
+    """Numbers handed out so far on the server: an upper bound of its facts in force, from one row."""
+    cursor.execute("SELECT last_number FROM memory_factcounter WHERE server_id = %s", [server_id])
+    row = cursor.fetchone()
+    return row[0] if row else 0
+
+
+def _best_of_newest_matches(cursor, server_id: int, tsquery: str, exclude_ids: list[int], limit: int) -> list[int]:
+    """Ids of the `limit` best-ranked among the newest RANK_CANDIDATES matches of `tsquery`."""
+    params = {"server": server_id, "config": SEARCH_CONFIG, "query": tsquery, "exclude": exclude_ids,
+              "candidates": RANK_CANDIDATES, "limit": limit, "walk": FIRST_WALK}
+    ids, matches = _ranked(cursor, _RANKED_WINDOW_SQL, params)
+    if matches >= SEARCH_RESULT_LIMIT:
+        return ids  # enough candidates to rank: the common case costs one query
+    facts_ever = _facts_ever(cursor, server_id)
+    if facts_ever <= FIRST_WALK:
+        return ids  # the walk saw every fact of the server
+    share = max(matches, 0.5) / FIRST_WALK  # estimated matches per fact; 0.5 when none were seen
+    walk_needed = int(1.5 * SEARCH_RESULT_LIMIT / share)
+    # All of several words costs the GIN index more: it intersects each word's list of facts.
+    gin_cost = GIN_COST * share * facts_ever * (tsquery.count("&") + 1)
+    walk_is_cheaper = WALK_COST * walk_needed < gin_cost
+    if walk_needed <= MAX_WALK and walk_is_cheaper:
+        ids, matches = _ranked(cursor, _RANKED_WINDOW_SQL, {**params, "walk": walk_needed})
+        if matches >= SEARCH_RESULT_LIMIT or facts_ever <= walk_needed:
+            return ids
+    return _ranked(cursor, _RANKED_GIN_SQL, params)[0]
 
 
 def search_words(server: Server, query: str, limit: int = SEARCH_RESULT_LIMIT) -> list[Fact]:
@@ -101,9 +145,14 @@ def search_words(server: Server, query: str, limit: int = SEARCH_RESULT_LIMIT) -
     if not words:
         return []
     found_ids: list[int] = []
-    for operator in (" & ", " | "):
-        if len(found_ids) >= limit or (operator == " | " and len(words) == 1):
-            break
-        found_ids += _best_of_newest_matches(server, operator.join(words), found_ids, limit - len(found_ids))
-    by_pk = Fact.objects.only(*CONTEXT_FIELDS).in_bulk(found_ids)
+    with connection.cursor() as cursor:
+        for operator in (" & ", " | "):
+            if len(found_ids) >= limit or (operator == " | " and len(words) == 1):
+                break
+            found_ids += _best_of_newest_matches(cursor, server.pk, operator.join(words), found_ids,
+                                                 limit - len(found_ids))
+        if not found_ids:
+            return []
+        cursor.execute(f"SELECT {_CONTEXT_COLUMNS.sql} FROM memory_fact f WHERE f.id = ANY(%s)", [found_ids])
+        by_pk = {fact.pk: fact for fact in _facts_from_rows(cursor.fetchall())}
     return [by_pk[pk] for pk in found_ids if pk in by_pk]

@@ -11,8 +11,9 @@ from datetime import datetime
 
 from django.contrib.postgres.search import SearchQuery
 from django.db import connection
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import QuerySet
 
+from config.rows import columns
 from teams.models import Server
 
 from .models import PREFIX_CONFIG, AISettings, Channel, Exchange, Fact, ModelEndpoint, Summary
@@ -40,14 +41,52 @@ def summary_text(server: Server) -> str:
     return current.content if current else ""
 
 
+_SERVER_COLUMNS = columns(Server, "s")
+_AI_SETTINGS_COLUMNS = columns(AISettings, "a")
+_SERVER_FOR_BOT_SQL = f"""
+    SELECT {_SERVER_COLUMNS.sql}, a."server_id" IS NOT NULL, {_AI_SETTINGS_COLUMNS.sql},
+           (SELECT "content" FROM memory_summary WHERE server_id = s.id AND retracted_at IS NULL LIMIT 1)
+    FROM teams_server s LEFT JOIN memory_aisettings a ON a.server_id = s.id
+    WHERE s.team_id = %s AND s.guild_id = %s
+"""
+
+
 def server_for_bot(team_id: int, guild_id: str) -> Server | None:
     """A server of the bot token's team (None for another team's server and for no server alike),
-    with its AI settings and current summary in the same query: every bot call needs them."""
-    current = Summary.objects.filter(server=OuterRef("pk"), retracted_at__isnull=True).values("content")[:1]
-    return (
-        Server.objects.select_related("ai_settings").annotate(current_summary=Subquery(current))
-        .filter(team_id=team_id, guild_id=guild_id).first()
-    )
+    with its AI settings and current summary in the same query: every bot call needs them.
+    Hand-written SQL because this runs on every bot call (config/rows.py says why)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_SERVER_FOR_BOT_SQL, [team_id, guild_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    server_end = len(_SERVER_COLUMNS)
+    server = _SERVER_COLUMNS.instance(row[:server_end])
+    if row[server_end]:  # the server has AI settings (a new server may not have them yet)
+        server.ai_settings = _AI_SETTINGS_COLUMNS.instance(row[server_end + 1 : server_end + 1 + len(_AI_SETTINGS_COLUMNS)])
+    server.current_summary = row[-1]
+    return server
+
+
+_EXCHANGE_COLUMNS = columns(Exchange, "e")
+_EXCHANGE_FOR_BOT_SQL = f"""
+    SELECT {_EXCHANGE_COLUMNS.sql}, {_SERVER_COLUMNS.sql}
+    FROM memory_exchange e JOIN teams_server s ON s.id = e.server_id
+    WHERE e.id = %s AND s.team_id = %s
+"""
+
+
+def exchange_for_bot(team_id: int, exchange_id) -> Exchange | None:
+    """An exchange of one of the token's team's servers, with its server (None otherwise).
+    Hand-written SQL: the bot's search and actions calls start here (config/rows.py)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_EXCHANGE_FOR_BOT_SQL, [exchange_id, team_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    exchange = _EXCHANGE_COLUMNS.instance(row[: len(_EXCHANGE_COLUMNS)])
+    exchange.server = _SERVER_COLUMNS.instance(row[len(_EXCHANGE_COLUMNS) :])
+    return exchange
 
 
 def facts_in_force(server: Server) -> QuerySet[Fact]:

@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+from django.db import connection
 from django.db.models import QuerySet
+
+from config.rows import columns
 
 from .models import AuditEntry, BotToken, Server
 
 
+_TOKEN_COLUMNS = columns(BotToken, "t", ["id", "team_id", "last_used_at"])
+_ACTIVE_TOKEN_SQL = f"SELECT {_TOKEN_COLUMNS.sql} FROM teams_bottoken t WHERE t.token_hash = %s AND t.revoked_at IS NULL"
+
+
 def bot_token_active_by_hash(token_hash: str) -> BotToken | None:
-    return (BotToken.objects.only("id", "team_id", "last_used_at")
-            .filter(token_hash=token_hash, revoked_at__isnull=True).first())
+    """The active token with this hash (id, team and last use loaded). Hand-written SQL: every bot
+    call authenticates (config/rows.py)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_ACTIVE_TOKEN_SQL, [token_hash])
+        row = cursor.fetchone()
+    return _TOKEN_COLUMNS.instance(row) if row else None
 
 
 def audit_entries_for_server(server: Server) -> QuerySet[AuditEntry]:

@@ -12,7 +12,7 @@ from django.views.decorators.csrf import csrf_exempt
 from memory.exchanges import ExchangeRefused, exchange_apply_actions, exchange_open, exchange_search
 from memory.models import Exchange
 from memory.reply import ReplyFailed, reply_to_message
-from memory.selectors import ai_settings_for_server, server_for_bot
+from memory.selectors import ai_settings_for_server, exchange_for_bot, server_for_bot
 from teams.models import SNOWFLAKE_REGEX, BotToken, Server
 
 from .http import ApiError, bot_api, error_response, json_body, public_api
@@ -29,8 +29,7 @@ def _server(bot_token: BotToken, guild_id: str) -> Server:
 
 
 def _exchange(bot_token: BotToken, exchange_id: UUID) -> Exchange:
-    exchange = Exchange.objects.select_related("server").filter(pk=exchange_id,
-                                                                server__team_id=bot_token.team_id).first()
+    exchange = exchange_for_bot(bot_token.team_id, exchange_id)
     if exchange is None:
         raise ApiError(404, f"No exchange {exchange_id} is reachable with this token.")
     return exchange

@@ -1,0 +1,17 @@
+"""gunicorn settings: `gunicorn -c config/gunicorn.conf.py config.wsgi` (README, production).
+
+Threaded workers keep connections alive: a bot sends request after request, and sync workers close
+every connection (a new TCP handshake per call). Threads also keep a worker answering context calls
+while another thread waits up to LOREKEEPER_MODEL_TIMEOUT_S on a slow reply model. Each thread holds
+its own database connection (CONN_MAX_AGE), so PostgreSQL needs workers × threads connections.
+"""
+
+import os
+
+bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+workers = int(os.environ.get("GUNICORN_WORKERS", str(2 * (os.cpu_count() or 1))))
+worker_class = "gthread"
+threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+keepalive = int(os.environ.get("GUNICORN_KEEPALIVE_S", "30"))
+timeout = int(os.environ.get("GUNICORN_TIMEOUT_S", "90"))  # above the model timeout (60 s by default)
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG") or None

@@ -1,0 +1,118 @@
+"""The one search reaches its ranked candidates in three ways (a short walk of the newest facts, a
+longer walk, the GIN index); whichever it takes, the answer keeps the same promises.
+
+The bounds are shrunk so a few dozen facts exercise each way; expected answers are computed by ranking
+every match in SQL with no bound at all.
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from memory import retrieval
+from memory.exchanges import ExchangeRefused, IncomingMessage, exchange_open, exchange_search
+from memory.models import SEARCH_CONFIG, Fact, MemoryType
+from memory.services import fact_retract, memory_type_set
+
+from ..factories import make_fact
+
+pytestmark = pytest.mark.django_db
+
+
+def exact_ranking(server, tsquery: str, exclude: list[int] = ()) -> list[int]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT id FROM memory_fact WHERE server_id = %s AND retracted_at IS NULL"
+            " AND search_vector @@ to_tsquery(%s::regconfig, %s) AND NOT (id = ANY(%s))"
+            " ORDER BY ts_rank(search_vector, to_tsquery(%s::regconfig, %s)) DESC, changed_at DESC, id DESC",
+            [server.pk, SEARCH_CONFIG, tsquery, list(exclude), SEARCH_CONFIG, tsquery],
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+@pytest.fixture
+def mixed_server(server):
+    """60 facts: 'raid' in every third (common), 'ferret' in three old facts (rare), 'raid ferret'
+    together in one of them, and a retracted 'ferret' fact that must never be found."""
+    now = timezone.now()
+    for index in range(60):
+        words = ["raid night"] if index % 3 == 0 else ["chat"]
+        if index in (2, 5, 8):
+            words.append("ferret" + (" raid" if index == 5 else ""))
+        make_fact(server, key=f"note_{index}", content=" ".join(words) + f" number {index}",
+                  created_at=now - timedelta(minutes=600 - index))
+    fact_retract(fact=make_fact(server, key="gone", content="ferret raid gone"), reason="wrong")
+    return server
+
+
+def ranks(server, tsquery: str, ids: list[int]) -> list[float]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT id, ts_rank(search_vector, to_tsquery(%s::regconfig, %s)) FROM memory_fact"
+                       " WHERE id = ANY(%s)", [SEARCH_CONFIG, tsquery, ids])
+        by_id = dict(cursor.fetchall())
+    return [by_id[pk] for pk in ids]
+
+
+@pytest.mark.parametrize(("first_walk", "max_walk"), [(2000, 20000), (4, 20000), (4, 12), (1, 1)])
+@pytest.mark.parametrize("query", ["raid", "ferret", "raid ferret", "ferret raid chat", "night", "nothing here"])
+def test_every_way_to_the_candidates_finds_what_the_ranking_promises(mixed_server, monkeypatch, first_walk,
+                                                                     max_walk, query):
+    """Facts with all the words come first, in exact rank order (there are fewer than ten of them, so
+    every way must find them all, however old); facts with any word fill up to ten, best rank first
+    among the newest matches; nothing retracted, nothing that does not match."""
+    monkeypatch.setattr(retrieval, "FIRST_WALK", first_walk)
+    monkeypatch.setattr(retrieval, "MAX_WALK", max_walk)
+    words = retrieval._words(query)
+    all_words, any_word = " & ".join(words), " | ".join(words)
+    with_all = exact_ranking(mixed_server, all_words)
+    with_any = exact_ranking(mixed_server, any_word)
+    found = [fact.pk for fact in retrieval.search_words(mixed_server, query)]
+
+    assert len(with_all) < 10 or len(words) == 1
+    assert found[: min(10, len(with_all))] == with_all[:10]
+    filled = found[len(with_all):]
+    assert len(found) == min(10, len(with_any) if len(words) > 1 else len(with_all))
+    assert set(filled) <= set(with_any)
+    filled_ranks = ranks(mixed_server, any_word, filled)
+    assert filled_ranks == sorted(filled_ranks, reverse=True)
+    assert not Fact.objects.filter(pk__in=found, retracted_at__isnull=False).exists()
+
+
+def test_a_rare_old_word_is_found_past_the_first_walk(mixed_server, monkeypatch):
+    monkeypatch.setattr(retrieval, "FIRST_WALK", 4)
+    found = retrieval.search_words(mixed_server, "ferret")
+    assert sorted(fact.key for fact in found) == ["note_2", "note_5", "note_8"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_simultaneous_searches_of_one_exchange_record_exactly_one(server, owner):
+    memory_type_set(server=server, actor=owner, memory_type=MemoryType.ARCHIVE)
+    make_fact(server, key="raid", content="The raid is on Friday.")
+    exchange = exchange_open(server=server, message=IncomingMessage(channel_id="300000000000000001",
+                                                                   author_id="200000000000000001", content="hi")).exchange
+    start = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def search(query: str) -> None:
+        try:
+            start.wait()
+            exchange_search(exchange=type(exchange).objects.select_related("server").get(pk=exchange.pk), query=query)
+            outcomes.append("searched")
+        except ExchangeRefused:
+            outcomes.append("refused")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=search, args=(query,)) for query in ("raid", "friday")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["refused", "searched"]
+    exchange.refresh_from_db()
+    assert exchange.search_query in ("raid", "friday") and exchange.found_numbers
