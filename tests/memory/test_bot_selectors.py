@@ -1,0 +1,55 @@
+"""The bot's hand-written reads (config/rows.py) hand back what the ORM would."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.exchanges import IncomingMessage, exchange_open
+from memory.models import AISettings, Exchange, MemoryType
+from memory.selectors import ai_settings_for_server, exchange_for_bot, server_for_bot, summary_text
+from memory.services import FactAuthor, summary_set
+from teams.selectors import bot_token_active_by_hash
+from teams.services import bot_token_hash, bot_token_revoke
+
+pytestmark = pytest.mark.django_db
+
+
+def test_server_for_bot_loads_settings_and_current_summary_as_the_orm_would(server, owner, team):
+    ai_settings_for_server(server)
+    AISettings.objects.filter(server=server).update(memory_type=MemoryType.LEDGER, read_all_channels=False,
+                                                    read_channel_ids=["123456789012345678"])
+    summary_set(server=server, content="First wording.", author=FactAuthor.staff(owner))
+    summary_set(server=server, content="A friendly retro gaming server.", author=FactAuthor.staff(owner))
+    loaded = server_for_bot(team.pk, server.guild_id)
+    expected = AISettings.objects.get(server=server)
+    assert (loaded.pk, loaded.name, loaded.guild_id, loaded.team_id) == (server.pk, server.name, server.guild_id, team.pk)
+    assert {field.attname: getattr(loaded.ai_settings, field.attname) for field in AISettings._meta.concrete_fields} == \
+        {field.attname: getattr(expected, field.attname) for field in AISettings._meta.concrete_fields}
+    assert summary_text(loaded) == "A friendly retro gaming server."
+
+
+def test_server_for_bot_answers_none_for_another_team_and_works_without_settings_or_summary(server, other_server, team):
+    assert server_for_bot(team.pk, other_server.guild_id) is None
+    AISettings.objects.filter(server=server).delete()
+    loaded = server_for_bot(team.pk, server.guild_id)
+    assert summary_text(loaded) == ""
+    assert ai_settings_for_server(loaded).memory_type == MemoryType.CLASSIC  # created with the defaults
+
+
+def test_exchange_for_bot_round_trips_every_field_and_stays_within_the_team(server, other_server, team):
+    opened = exchange_open(server=server, message=IncomingMessage(channel_id="300000000000000001",
+                                                                 author_id="200000000000000001", content="hello"))
+    Exchange.objects.filter(pk=opened.exchange.pk).update(actions=[{"op": "remember", "status": "applied"}])
+    loaded = exchange_for_bot(team.pk, opened.exchange.pk)
+    expected = Exchange.objects.get(pk=opened.exchange.pk)
+    assert {f.attname: getattr(loaded, f.attname) for f in Exchange._meta.concrete_fields} == \
+        {f.attname: getattr(expected, f.attname) for f in Exchange._meta.concrete_fields}
+    assert loaded.server.pk == server.pk
+    assert exchange_for_bot(other_server.team_id + 1000, opened.exchange.pk) is None
+
+
+def test_a_revoked_token_is_not_found(bot_token, owner, team):
+    found = bot_token_active_by_hash(bot_token_hash(bot_token))
+    assert found.team_id == team.pk
+    bot_token_revoke(token=found, revoked_by=owner)
+    assert bot_token_active_by_hash(bot_token_hash(bot_token)) is None
