@@ -10,6 +10,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/v1/", include("memory.api.urls")),
     path("", include("memory.urls")),
+    path("", include("consolidation.urls")),
     path("", include("teams.urls")),
 ]
 

@@ -49,7 +49,10 @@ class Server(models.Model):
 
     class Meta:
         ordering = ["name"]
-        permissions = [("configure_server", "Can change memory and AI settings of the server")]
+        permissions = [
+            ("configure_server", "Can change memory and AI settings of the server"),
+            ("review_proposals", "Can answer the consolidation proposals of the server"),
+        ]
         constraints = [
             models.CheckConstraint(condition=Q(guild_id__regex=SNOWFLAKE_REGEX), name="server_guild_id_is_snowflake"),
         ]

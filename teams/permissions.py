@@ -13,6 +13,7 @@ from .models import SNOWFLAKE_REGEX, Server, ServerGroupObjectPermission, Server
 
 VIEW_SERVER = "teams.view_server"
 CONFIGURE_SERVER = "teams.configure_server"
+REVIEW_PROPOSALS = "teams.review_proposals"
 
 
 def servers_with_permission(user: AbstractBaseUser | AnonymousUser, codename: str) -> QuerySet[Server]:
@@ -42,6 +43,26 @@ def servers_visible_to(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Serve
 def servers_configurable_by(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Server]:
     """Servers the user may change: configure on a server they can also see."""
     return servers_visible_to(user).filter(pk__in=servers_with_permission(user, "configure_server").values("pk"))
+
+
+def servers_reviewable_by(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Server]:
+    """Servers on which the user may answer consolidation proposals: configure users, and moderators
+    holding review_proposals on a server they can see."""
+    moderated = servers_with_permission(user, "review_proposals").values("pk")
+    configured = servers_with_permission(user, "configure_server").values("pk")
+    return servers_visible_to(user).filter(Q(pk__in=moderated) | Q(pk__in=configured))
+
+
+def can_review(user: AbstractBaseUser | AnonymousUser, server: Server) -> bool:
+    return servers_reviewable_by(user).filter(pk=server.pk).exists()
+
+
+def server_for_reviewer(user: AbstractBaseUser | AnonymousUser, guild_id: str) -> Server:
+    """The server, 404 when the user cannot see it, 403 when they see it but may not answer proposals."""
+    server = server_for_viewer(user, guild_id)
+    if not can_review(user, server):
+        raise PermissionDenied("You need the review proposals permission on this server.")
+    return server
 
 
 def can_configure(user: AbstractBaseUser | AnonymousUser, server: Server) -> bool:

@@ -24,6 +24,7 @@ INSTALLED_APPS = [
     "axes",
     "teams",
     "memory",
+    "consolidation",
 ]
 
 MIDDLEWARE = [
@@ -54,6 +55,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "consolidation.context_processors.pending_proposals",
             ],
         },
     },
@@ -122,7 +124,13 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # One beat schedule for the whole project; each entry says in plain words why it runs.
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE: dict = {
+    # Queues a consolidation round for each Consolidated/Semantic server that went quiet (or has not
+    # had one for a week); consolidation.rounds says when a round refuses itself.
+    "consolidation-rounds": {"task": "consolidation.tasks.schedule_consolidation_rounds", "schedule": 15 * 60},
+}
+# Hours without an exchange or a memory change after which a server counts as quiet.
+LOREKEEPER_CONSOLIDATION_QUIET_HOURS = float(os.environ.get("LOREKEEPER_CONSOLIDATION_QUIET_HOURS", "2"))
 
 LOGGING = {
     "version": 1,

@@ -1,0 +1,233 @@
+"""Finding the pairs a round proposes: blocking first, then scoring only the candidates.
+
+Comparing every pair of a server's facts is quadratic (5·10⁹ pairs at 100,000 facts), and pg_trgm's
+`%` over a whole server costs seconds per probe, so pairs are found in two cheap ways and only those
+candidates are scored:
+
+1. MinHash/LSH over each fact's shingles (content words, word pairs and key words): facts whose word
+   sets overlap by about half or more share a band bucket with high probability. The signatures are
+   computed with numpy over all facts at once (multiply-shift hashing), no per-pair work.
+2. Shared normalised key: facts about the same subject (same scope and member, key words with
+   aliases such as `lang` → `language` folded) are compared with each other, block by block.
+
+Each candidate is then classified by rules (`classify`): a duplicate says the same thing; a
+contradiction says something incompatible about the same subject (another value, another number, or a
+negation). Everything here is plain Python over plain values, so the dry run and the round run the
+same code.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from itertools import combinations
+
+import numpy as np
+
+SIGNATURE_SIZE = 64
+BANDS = 16  # 16 bands of 4 rows: pairs with Jaccard ≈ 0.5 become candidates about half the time, 0.7 almost always
+ROWS_PER_BAND = SIGNATURE_SIZE // BANDS
+# A bucket or key block larger than this is a template, not a duplicate cluster: only neighbours in
+# it (by recency) are paired, which keeps the work linear.
+MAX_BLOCK = 40
+DUPLICATE_SAME_SUBJECT = 0.6
+DUPLICATE_ANY_SUBJECT = 0.75
+CONTRADICTION_OVERLAP = 0.3
+
+STOPWORDS = frozenset(
+    "a an the is are was were be been am of to in on at for and or but with by from as it its it's this that "
+    "these those he she they we you i his her their our your my me him them us has have had do does did "
+    "s so just also".split()
+)
+NEGATIONS = frozenset({"not", "no", "never", "isn", "doesn", "don", "didn", "wasn", "aren", "won", "cannot", "nobody"})
+# Short forms people and bots use in keys, folded onto one word so `lang` and `language` meet.
+KEY_ALIASES = {
+    "lang": "language", "langs": "language", "languages": "language", "tz": "timezone", "time_zone": "timezone",
+    "bday": "birthday", "dob": "birthday", "birth": "birthday", "born": "birthday", "pfp": "avatar",
+    "fav": "favourite", "fave": "favourite", "favorite": "favourite", "pronoun": "pronouns", "loc": "location",
+    "nick": "nickname", "name": "nickname", "rule": "rules", "game": "games", "pet": "pets",
+}
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_NUMBER = re.compile(r"\d+(?:[.,:/]\d+)*")
+
+
+@dataclass(frozen=True)
+class PairingFact:
+    """What pairing needs of a fact (read from the database by consolidation.selectors)."""
+
+    id: int
+    number: int
+    key: str
+    content: str
+    scope: str
+    member_id: str
+    confidence: float
+    staff_written: bool
+    changed_at: datetime
+    version: int
+
+
+@dataclass(frozen=True)
+class Pair:
+    keeper: PairingFact  # the fact that would stay (the winner)
+    other: PairingFact
+    kind: str  # "duplicate" | "contradiction"
+    similarity: float
+    why: str
+
+
+def words(text: str) -> list[str]:
+    return [word.lower() for word in _WORD.findall(text)]
+
+
+def content_words(text: str) -> frozenset[str]:
+    return frozenset(word for word in words(text) if word not in STOPWORDS)
+
+
+def key_words(key: str) -> tuple[str, ...]:
+    folded = KEY_ALIASES.get(key.lower(), key.lower())
+    return tuple(sorted({KEY_ALIASES.get(word, word) for word in words(folded.replace("_", " "))}))
+
+
+def subject(fact: PairingFact) -> tuple:
+    """Who and what a fact is about: scope, member and its normalised key words."""
+    return (fact.scope, fact.member_id, key_words(fact.key))
+
+
+def jaccard(left: frozenset[str], right: frozenset[str]) -> float:
+    if not left and not right:
+        return 1.0
+    return len(left & right) / len(left | right)
+
+
+def winner_first(left: PairingFact, right: PairingFact) -> tuple[PairingFact, PairingFact]:
+    """The fact that stays: higher confidence, then staff-written over bot-written, then newer."""
+    def strength(fact: PairingFact) -> tuple:
+        return (fact.confidence, fact.staff_written, fact.changed_at, fact.id)
+
+    return (left, right) if strength(left) >= strength(right) else (right, left)
+
+
+def classify(left: PairingFact, right: PairingFact) -> Pair | None:
+    """Duplicate, contradiction, or nothing to propose (None). Facts about different members or of
+    different scopes are never paired."""
+    if (left.scope, left.member_id) != (right.scope, right.member_id):
+        return None
+    left_words, right_words = content_words(left.content), content_words(right.content)
+    same_subject = subject(left) == subject(right)
+    # The key says what the fact is about; count it as words of the fact too.
+    left_all = left_words | set(key_words(left.key))
+    right_all = right_words | set(key_words(right.key))
+    similarity = jaccard(left_all, right_all)
+    negated_left, negated_right = bool(left_words & NEGATIONS), bool(right_words & NEGATIONS)
+    left_numbers, right_numbers = set(_NUMBER.findall(left.content)), set(_NUMBER.findall(right.content))
+    keeper, other = winner_first(left, right)
+
+    if negated_left != negated_right and jaccard(left_all - NEGATIONS, right_all - NEGATIONS) >= 0.5:
+        return Pair(keeper, other, "contradiction", similarity, "One says it is so, the other says it is not.")
+    if left_numbers and right_numbers and left_numbers != right_numbers and (same_subject or similarity >= 0.5):
+        return Pair(keeper, other, "contradiction", similarity,
+                    "They give different numbers for the same thing: "
+                    f"{', '.join(sorted(left_numbers))} / {', '.join(sorted(right_numbers))}.")
+    if same_subject:
+        contained = left_words <= right_words or right_words <= left_words
+        if contained or similarity >= DUPLICATE_SAME_SUBJECT:
+            return Pair(keeper, other, "duplicate", similarity,
+                        f"Same subject ({' '.join(key_words(left.key))}) and the same content.")
+        # Other values about the same subject: the contents share words besides the key and negations.
+        if jaccard(left_words - NEGATIONS, right_words - NEGATIONS) >= CONTRADICTION_OVERLAP:
+            only_left = sorted(left_words - right_words)[:3]
+            only_right = sorted(right_words - left_words)[:3]
+            return Pair(keeper, other, "contradiction", similarity,
+                        f"Same subject ({' '.join(key_words(left.key))}) with different values: "
+                        f"{' '.join(only_left)} / {' '.join(only_right)}.")
+        return None
+    if similarity >= DUPLICATE_ANY_SUBJECT:
+        return Pair(keeper, other, "duplicate", similarity, "Different keys, but they say the same thing.")
+    return None
+
+
+# Blocking ------------------------------------------------------------------------
+
+def _shingle_hashes(fact: PairingFact) -> list[int]:
+    content = [word for word in words(fact.content) if word not in STOPWORDS]
+    shingles = set(content)
+    shingles.update(f"{first} {second}" for first, second in zip(content, content[1:], strict=False))
+    shingles.update(f"key:{word}" for word in key_words(fact.key))
+    shingles.add(f"who:{fact.scope}:{fact.member_id}")
+    return [zlib.crc32(shingle.encode()) for shingle in shingles]
+
+
+def minhash_signatures(facts: Sequence[PairingFact], seed: int = 20261130) -> np.ndarray:
+    """One row of SIGNATURE_SIZE minimum hashes per fact (multiply-shift hashing of 32-bit shingle
+    hashes), computed for all facts at once."""
+    lengths = []
+    flat: list[int] = []
+    for fact in facts:
+        hashes = _shingle_hashes(fact)
+        flat.extend(hashes)
+        lengths.append(len(hashes))
+    if not facts:
+        return np.zeros((0, SIGNATURE_SIZE), dtype=np.uint32)
+    shingles = np.asarray(flat, dtype=np.uint64)
+    offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    rng = np.random.default_rng(seed)
+    multipliers = rng.integers(1, 2**63, size=SIGNATURE_SIZE, dtype=np.uint64) | np.uint64(1)
+    increments = rng.integers(0, 2**63, size=SIGNATURE_SIZE, dtype=np.uint64)
+    signatures = np.empty((len(facts), SIGNATURE_SIZE), dtype=np.uint32)
+    with np.errstate(over="ignore"):  # multiply-shift hashing relies on wrapping 64-bit arithmetic
+        for row in range(SIGNATURE_SIZE):
+            hashed = (shingles * multipliers[row] + increments[row]) >> np.uint64(32)
+            signatures[:, row] = np.minimum.reduceat(hashed, offsets).astype(np.uint32)
+    return signatures
+
+
+def _pairs_in_block(members: list[int], facts: Sequence[PairingFact]) -> Iterable[tuple[int, int]]:
+    if len(members) <= MAX_BLOCK:
+        yield from combinations(members, 2)
+        return
+    # A template-sized block: pair each fact with its nearest neighbours in time only.
+    ordered = sorted(members, key=lambda index: facts[index].changed_at)
+    for position, index in enumerate(ordered):
+        for neighbour in ordered[position + 1 : position + 4]:
+            yield index, neighbour
+
+
+def candidate_pairs(facts: Sequence[PairingFact]) -> set[tuple[int, int]]:
+    """Index pairs (i < j) worth scoring: sharing an LSH band bucket or a normalised key block."""
+    found: set[tuple[int, int]] = set()
+    signatures = minhash_signatures(facts)
+    weights = np.random.default_rng(7).integers(1, 2**63, size=ROWS_PER_BAND, dtype=np.uint64) | np.uint64(1)
+    with np.errstate(over="ignore"):
+        for band in range(BANDS):
+            rows = signatures[:, band * ROWS_PER_BAND : (band + 1) * ROWS_PER_BAND].astype(np.uint64)
+            keys = (rows * weights).sum(axis=1, dtype=np.uint64)
+            order = np.argsort(keys, kind="stable")
+            sorted_keys = keys[order]
+            starts = np.flatnonzero(np.concatenate([[True], sorted_keys[1:] != sorted_keys[:-1]]))
+            ends = np.concatenate([starts[1:], [len(order)]])
+            for start, end in zip(starts[ends - starts > 1], ends[ends - starts > 1], strict=True):
+                for left, right in _pairs_in_block(order[start:end].tolist(), facts):
+                    found.add((min(left, right), max(left, right)))
+    blocks: dict[tuple, list[int]] = defaultdict(list)
+    for index, fact in enumerate(facts):
+        blocks[subject(fact)].append(index)
+    for members in blocks.values():
+        for left, right in _pairs_in_block(members, facts):
+            found.add((min(left, right), max(left, right)))
+    return found
+
+
+def find_pairs(facts: Sequence[PairingFact]) -> list[Pair]:
+    """Every duplicate and contradiction among the facts, strongest similarity first."""
+    pairs = []
+    for left, right in candidate_pairs(facts):
+        pair = classify(facts[left], facts[right])
+        if pair is not None:
+            pairs.append(pair)
+    pairs.sort(key=lambda pair: (-pair.similarity, pair.keeper.id, pair.other.id))
+    return pairs

@@ -1,0 +1,113 @@
+"""Reads for consolidation: the facts a round pairs, quietness, proposals waiting for an answer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import connection
+from django.db.models import Max, QuerySet
+
+from memory.models import AuthorKind, Exchange, Fact
+from teams.models import Server
+from teams.permissions import servers_reviewable_by
+
+from .models import ConsolidationRound, DraftStatus, Proposal, ProposalStatus, RoundStatus, SummaryDraft
+from .pairs import PairingFact
+
+
+def pairing_facts(server: Server) -> list[PairingFact]:
+    """Every fact in force of the server, as plain values (a cursor, not model instances: a round
+    reads up to hundreds of thousands of rows)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT id, number, key, content, scope, member_id, confidence, author_kind = %s, changed_at, version"
+            " FROM memory_fact WHERE server_id = %s AND retracted_at IS NULL ORDER BY id",
+            [AuthorKind.STAFF, server.pk],
+        )
+        return [PairingFact(*row) for row in cursor.fetchall()]
+
+
+def facts_in_force_count(server: Server) -> int:
+    return Fact.objects.filter(server=server, retracted_at__isnull=True).count()
+
+
+def memory_mark(server: Server) -> datetime | None:
+    """The newest change to the server's memory: a fact written, rewritten, restored or retracted."""
+    marks = Fact.objects.filter(server=server).aggregate(changed=Max("changed_at"), retracted=Max("retracted_at"))
+    present = [mark for mark in marks.values() if mark is not None]
+    return max(present) if present else None
+
+
+def last_activity(server: Server) -> datetime | None:
+    """The newest exchange or memory change: a server is quiet when this is old enough."""
+    newest_exchange = (Exchange.objects.filter(server=server).order_by("-created_at")
+                       .values_list("created_at", flat=True).first())
+    present = [mark for mark in (newest_exchange, memory_mark(server)) if mark is not None]
+    return max(present) if present else None
+
+
+def last_finished_round(server: Server) -> ConsolidationRound | None:
+    return (ConsolidationRound.objects.filter(server=server, status=RoundStatus.FINISHED)
+            .order_by("-created_at").first())
+
+
+def open_round(server: Server) -> ConsolidationRound | None:
+    return ConsolidationRound.objects.filter(server=server, status__in=[RoundStatus.QUEUED, RoundStatus.RUNNING]).first()
+
+
+def latest_round(server: Server) -> ConsolidationRound | None:
+    return ConsolidationRound.objects.filter(server=server).order_by("-created_at").first()
+
+
+def pending_proposals(server: Server) -> QuerySet[Proposal]:
+    return (Proposal.objects.filter(server=server, status=ProposalStatus.PENDING)
+            .select_related("keeper", "other").order_by("kind", "-similarity", "id"))
+
+
+def pending_draft(server: Server) -> SummaryDraft | None:
+    return SummaryDraft.objects.filter(server=server, status=DraftStatus.PENDING).first()
+
+
+
+
+def decided_pairs(server: Server) -> dict[tuple[int, int], tuple[int, int]]:
+    """Pairs people answered 'keep both' for, with both facts' versions at the time (low, high):
+    such a pair is not proposed again unless one of the two facts was rewritten since."""
+    decided: dict[tuple[int, int], tuple[int, int]] = {}
+    rows = (Proposal.objects.filter(server=server, status=ProposalStatus.KEPT_BOTH)
+            .values_list("pair_low", "pair_high", "keeper_id", "keeper_version", "other_version").order_by("id"))
+    for low, high, keeper_id, keeper_version, other_version in rows:
+        versions = (keeper_version, other_version) if keeper_id == low else (other_version, keeper_version)
+        decided[(low, high)] = versions
+    return decided
+
+
+@dataclass(frozen=True)
+class TeamMember:
+    user: AbstractBaseUser
+    can_configure: bool
+    can_review: bool
+
+
+def team_members_with_review(server: Server) -> list[TeamMember]:
+    """The server's team members with what they may do about proposals (the moderators page)."""
+    from django.contrib.auth import get_user_model
+
+    from teams.models import ServerUserObjectPermission
+
+    users = get_user_model().objects.filter(team_memberships__team_id=server.team_id).order_by("username")
+    granted = set(ServerUserObjectPermission.objects.filter(
+        content_object=server, permission__codename__in=["review_proposals", "configure_server"]
+    ).values_list("user_id", "permission__codename"))
+    return [TeamMember(user=user, can_configure=(user.pk, "configure_server") in granted or user.is_superuser,
+                       can_review=(user.pk, "review_proposals") in granted) for user in users]
+
+
+def pending_summary_for(user: AbstractBaseUser | AnonymousUser) -> dict:
+    """How many proposals wait for the user, and the first server they wait on (the badge's link)."""
+    waiting = Proposal.objects.filter(server__in=servers_reviewable_by(user).values("pk"), status=ProposalStatus.PENDING)
+    count = waiting.count()
+    first = waiting.order_by("created_at").values_list("server__guild_id", flat=True).first() if count else None
+    return {"count": count, "guild_id": first}

@@ -1,0 +1,123 @@
+"""People answering what a round proposed: merges, keep-both, contradiction flags, the summary draft,
+and configure users naming moderators. Every change to memory goes through memory.services."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+from guardian.shortcuts import assign_perm, remove_perm
+
+from memory.models import Fact
+from memory.services import FactAuthor, fact_retract, fact_update, summary_set
+from teams.models import Membership, Server
+from teams.services import audit_record
+
+from .models import DraftStatus, Proposal, ProposalKind, ProposalStatus, SummaryDraft
+
+
+class Answer:
+    MERGE = "merge"
+    MERGE_OTHER_WAY = "merge_other_way"
+    KEEP_BOTH = "keep_both"
+    RETRACT_KEEPER = "retract_keeper"  # contradictions: the flagged fact that is wrong
+    RETRACT_OTHER = "retract_other"
+    ALL = (MERGE, MERGE_OTHER_WAY, KEEP_BOTH, RETRACT_KEEPER, RETRACT_OTHER)
+
+
+@dataclass(frozen=True)
+class AnswerOutcome:
+    proposal: Proposal
+    message: str  # one sentence for the person who answered
+    survivor: Fact | None = None
+    retired: Fact | None = None
+
+
+def _changed_facts(proposal: Proposal, keeper: Fact, other: Fact) -> list[Fact]:
+    return [fact for fact, version in ((keeper, proposal.keeper_version), (other, proposal.other_version))
+            if fact.retracted_at is not None or fact.version != version]
+
+
+@transaction.atomic
+def proposal_answer(*, proposal: Proposal, actor: AbstractBaseUser, answer: str) -> AnswerOutcome:
+    """Apply one answer. A proposal whose facts changed since the round is marked out of date and
+    nothing else happens; a contradiction is never merged (only 'keep both' settles its flag)."""
+    if answer not in Answer.ALL:
+        raise ValidationError({"answer": "Answer with merge, merge_other_way, keep_both, retract_keeper or "
+                                         "retract_other."})
+    locked = Proposal.objects.select_for_update().get(pk=proposal.pk)
+    if locked.status != ProposalStatus.PENDING:
+        raise ValidationError(f"This proposal was already answered ({locked.get_status_display().lower()}).")
+    facts = {fact.pk: fact for fact in Fact.objects.select_for_update().filter(pk__in=[locked.keeper_id, locked.other_id])}
+    keeper, other = facts[locked.keeper_id], facts[locked.other_id]
+    now = timezone.now()
+    changed = _changed_facts(locked, keeper, other)
+    if changed:
+        locked.status, locked.answered_at, locked.answered_by = ProposalStatus.OUT_OF_DATE, now, actor
+        locked.save(update_fields=["status", "answered_at", "answered_by"])
+        numbers = " and ".join(f"#{fact.number}" for fact in changed)
+        return AnswerOutcome(locked, f"Nothing merged: {numbers} changed since the round proposed this.")
+    if locked.kind == ProposalKind.CONTRADICTION and answer in (Answer.MERGE, Answer.MERGE_OTHER_WAY):
+        raise ValidationError("A contradiction is never merged: edit or retract one of the two facts, "
+                              "or keep both to settle the flag.")
+    if answer in (Answer.RETRACT_KEEPER, Answer.RETRACT_OTHER):
+        if locked.kind != ProposalKind.CONTRADICTION:
+            raise ValidationError("Retracting one fact settles a contradiction; answer a duplicate with a merge.")
+        wrong, right = (keeper, other) if answer == Answer.RETRACT_KEEPER else (other, keeper)
+        fact_retract(fact=wrong, reason=f"contradicted #{right.number}; settled by {actor.get_username()}")
+        locked.status, locked.answered_at, locked.answered_by = ProposalStatus.SETTLED, now, actor
+        locked.save(update_fields=["status", "answered_at", "answered_by"])
+        audit_record(actor=actor, server=locked.server, action="proposal.settle", target_ids=[wrong.number], count=1,
+                     result=f"#{wrong.number} retracted, #{right.number} stays")
+        return AnswerOutcome(locked, f"Retracted #{wrong.number}; #{right.number} stays. Restore it from the "
+                                     "Retracted tab if this was wrong.", survivor=right, retired=wrong)
+    if answer == Answer.KEEP_BOTH:
+        locked.status, locked.answered_at, locked.answered_by = ProposalStatus.KEPT_BOTH, now, actor
+        locked.save(update_fields=["status", "answered_at", "answered_by"])
+        audit_record(actor=actor, server=locked.server, action="proposal.keep_both",
+                     target_ids=[keeper.number, other.number], count=2)
+        return AnswerOutcome(locked, f"Kept both #{keeper.number} and #{other.number}; this pair is not asked "
+                                     "again unless one of them is rewritten.")
+    survivor, retired = (keeper, other) if answer == Answer.MERGE else (other, keeper)
+    if locked.wording_by_model and locked.wording and locked.wording != survivor.content:
+        survivor = fact_update(fact=survivor, actor=actor, expected_version=survivor.version, key=survivor.key,
+                               content=locked.wording, confidence=survivor.confidence)
+    retired = fact_retract(fact=retired, reason=f"merged into #{survivor.number}", superseded_by=survivor)
+    locked.status = ProposalStatus.MERGED if answer == Answer.MERGE else ProposalStatus.MERGED_OTHER_WAY
+    locked.answered_at, locked.answered_by = now, actor
+    locked.save(update_fields=["status", "answered_at", "answered_by"])
+    audit_record(actor=actor, server=locked.server, action="proposal.merge", target_ids=[survivor.number, retired.number],
+                 count=1, result=f"#{retired.number} merged into #{survivor.number}")
+    return AnswerOutcome(locked, f"Merged: #{retired.number} now points to #{survivor.number} "
+                                 "(restore it from the Retracted tab if this was wrong).",
+                         survivor=survivor, retired=retired)
+
+
+@transaction.atomic
+def summary_draft_answer(*, draft: SummaryDraft, actor: AbstractBaseUser, use: bool) -> SummaryDraft:
+    """Use the draft (the current summary is retracted, not deleted) or keep the current one."""
+    locked = SummaryDraft.objects.select_for_update().get(pk=draft.pk)
+    if locked.status != DraftStatus.PENDING:
+        raise ValidationError(f"This draft was already answered ({locked.get_status_display().lower()}).")
+    if use:
+        summary_set(server=locked.server, content=locked.content, author=FactAuthor.staff(actor))
+    locked.status = DraftStatus.USED if use else DraftStatus.KEPT_CURRENT
+    locked.answered_at, locked.answered_by = timezone.now(), actor
+    locked.save(update_fields=["status", "answered_at", "answered_by"])
+    return locked
+
+
+@transaction.atomic
+def reviewer_set(*, server: Server, user: AbstractBaseUser, actor: AbstractBaseUser, allowed: bool) -> None:
+    """Grant or take back review_proposals on one server, for a member of the server's team."""
+    if not Membership.objects.filter(team_id=server.team_id, user=user).exists():
+        raise PermissionDenied("Only members of the server's team can review its proposals.")
+    if allowed:
+        assign_perm("review_proposals", user, server)
+    else:
+        remove_perm("review_proposals", user, server)
+    audit_record(actor=actor, server=server, action="reviewer.grant" if allowed else "reviewer.revoke",
+                 result=user.get_username())

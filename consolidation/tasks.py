@@ -1,0 +1,23 @@
+"""Celery tasks: beat checks every 15 minutes which servers are due; a worker runs each round.
+
+Both are idempotent and acknowledged late: a worker that dies mid-round leaves the round queued (its
+transaction rolls back) and the redelivered task runs it again from the start.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import DatabaseError
+
+from .rounds import round_run, schedule_rounds
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def schedule_consolidation_rounds() -> int:
+    return len(schedule_rounds())
+
+
+@shared_task(acks_late=True, ignore_result=True, autoretry_for=(DatabaseError,), retry_backoff=30, max_retries=5)
+def run_round(round_id: int) -> str | None:
+    finished = round_run(round_id)
+    return finished.status if finished else None

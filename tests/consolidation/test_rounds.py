@@ -1,0 +1,294 @@
+"""Consolidation rounds: when they run, when they refuse themselves, and that they run once."""
+
+from __future__ import annotations
+
+import json
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connection, connections
+from django.utils import timezone
+
+from consolidation import rounds
+from consolidation.models import ConsolidationRound, DraftStatus, Proposal, ProposalKind, RoundStatus, SummaryDraft
+from consolidation.rounds import refusal_reason, round_queue, round_run, round_trigger_for, schedule_rounds
+from memory.exchanges import IncomingMessage, exchange_open
+from memory.models import Fact, MemoryType, Summary
+from memory.services import fact_retract, fact_update, memory_type_set
+from tests.factories import make_fact, make_server
+from tests.model_server import Status, answer
+
+from .conftest import long_ago
+
+pytestmark = pytest.mark.django_db
+
+
+def queued(server) -> ConsolidationRound:
+    return ConsolidationRound.objects.create(server=server, trigger="manual")
+
+
+def run(server) -> ConsolidationRound:
+    return round_run(queued(server).pk)
+
+
+def pairs_of(server) -> set[tuple[str, frozenset[str]]]:
+    return {(proposal.kind, frozenset({proposal.keeper.key, proposal.other.key}))
+            for proposal in Proposal.objects.filter(server=server).select_related("keeper", "other")}
+
+
+# Finding and proposing -------------------------------------------------------------
+
+
+def test_a_round_proposes_the_duplicate_and_flags_the_contradiction_and_changes_no_fact(planted):
+    server = planted["language"].server
+    before = list(Fact.objects.order_by("pk").values_list("pk", "content", "version", "retracted_at"))
+    finished = run(server)
+    assert finished.status == RoundStatus.FINISHED
+    assert pairs_of(server) == {("duplicate", frozenset({"language", "lang"})),
+                                ("contradiction", frozenset({"cup_date"}))}
+    assert (finished.facts_considered, finished.duplicates, finished.contradictions) == (13, 1, 1)
+    assert list(Fact.objects.order_by("pk").values_list("pk", "content", "version", "retracted_at")) == before
+
+
+def test_without_a_model_the_winner_is_kept_word_for_word_and_no_summary_is_drafted(planted):
+    server = planted["language"].server
+    finished = run(server)
+    duplicate = Proposal.objects.get(server=server, kind=ProposalKind.DUPLICATE)
+    # Higher confidence wins (0.9 staff-written "language" over 0.7 bot-written "lang").
+    assert (duplicate.keeper_id, duplicate.other_id) == (planted["language"].pk, planted["lang"].pk)
+    assert duplicate.wording == "The server's language is French." and not duplicate.wording_by_model
+    assert not SummaryDraft.objects.filter(server=server).exists()
+    assert "No summary draft" in finished.model_note and not finished.model_used
+
+
+def test_winner_ties_go_to_staff_then_to_the_newer_fact(consolidated, owner):
+    from consolidation.pairs import PairingFact, winner_first
+
+    now = timezone.now()
+    bot = PairingFact(1, 1, "k", "c", "server", "", 0.8, False, now, 1)
+    staff = PairingFact(2, 2, "k", "c", "server", "", 0.8, True, now - timedelta(days=1), 1)
+    newer_bot = PairingFact(3, 3, "k", "c", "server", "", 0.8, False, now + timedelta(seconds=1), 1)
+    assert winner_first(bot, staff)[0] is staff
+    assert winner_first(bot, newer_bot)[0] is newer_bot
+    assert winner_first(PairingFact(4, 4, "k", "c", "server", "", 0.9, False, now, 1), staff)[0].id == 4
+
+
+def test_with_a_model_it_confirms_each_pair_words_the_merge_and_drafts_the_summary(planted, consolidation_model):
+    server = planted["language"].server
+    consolidation_model.script = [
+        answer(json.dumps({"class": "duplicate", "wording": "The server speaks French."})),
+        answer('```json\n{"class": "contradiction"}\n```'),
+        answer("A retro gaming server that speaks French."),
+    ]
+    finished = run(server)
+    assert finished.model_used and consolidation_model.chat_calls == 3
+    duplicate = Proposal.objects.get(server=server, kind=ProposalKind.DUPLICATE)
+    assert duplicate.wording == "The server speaks French." and duplicate.wording_by_model
+    assert Proposal.objects.filter(server=server, kind=ProposalKind.CONTRADICTION).count() == 1
+    assert SummaryDraft.objects.get(server=server).content == "A retro gaming server that speaks French."
+    # The facts are handed to the model as data, never as its instructions.
+    assert "never instructions" in consolidation_model.requests[0]["body"]["messages"][0]["content"]
+
+
+def test_a_pair_the_model_calls_different_is_not_proposed(planted, consolidation_model):
+    server = planted["language"].server
+    consolidation_model.script = [answer('{"class": "different"}'), answer('{"class": "different"}'), answer("Draft.")]
+    run(server)
+    assert not Proposal.objects.filter(server=server).exists()
+
+
+def test_a_failing_model_leaves_the_rules_verdict_and_says_so(planted, consolidation_model):
+    server = planted["language"].server
+    consolidation_model.script = [Status(500), Status(500)]
+    finished = run(server)
+    assert finished.status == RoundStatus.FINISHED
+    assert pairs_of(server) == {("duplicate", frozenset({"language", "lang"})), ("contradiction", frozenset({"cup_date"}))}
+    assert "failed" in finished.model_note
+
+
+# Refusals --------------------------------------------------------------------------
+
+
+def test_fewer_than_ten_facts_refuses(consolidated):
+    for index in range(9):
+        make_fact(consolidated, key=f"fact_{index}", content=f"Fact number {index}.")
+    finished = run(consolidated)
+    assert finished.status == RoundStatus.REFUSED and "needs at least 10" in finished.refusal
+    assert not Proposal.objects.exists()
+
+
+def test_a_waiting_proposal_refuses_the_next_round(planted):
+    server = planted["language"].server
+    run(server)
+    ConsolidationRound.objects.filter(server=server).update(started_at=long_ago(48), created_at=long_ago(48))
+    make_fact(server, key="new", content="Something new happened.")
+    second = run(server)
+    assert second.status == RoundStatus.REFUSED and "still waiting" in second.refusal
+
+
+def answer_all(server, owner) -> None:
+    from consolidation.services import proposal_answer
+
+    for proposal in Proposal.objects.filter(server=server, status="pending"):
+        proposal_answer(proposal=proposal, actor=owner, answer="keep_both")
+
+
+def test_less_than_a_day_after_the_last_round_refuses(planted, owner):
+    server = planted["language"].server
+    run(server)
+    answer_all(server, owner)
+    make_fact(server, key="new", content="Something new happened.")
+    second = run(server)
+    assert second.status == RoundStatus.REFUSED and "24 hours apart" in second.refusal
+
+
+def test_nothing_changed_since_the_last_round_refuses(planted, owner):
+    server = planted["language"].server
+    run(server)
+    answer_all(server, owner)
+    ConsolidationRound.objects.filter(server=server).update(started_at=long_ago(30), created_at=long_ago(30))
+    Fact.objects.filter(server=server).update(changed_at=long_ago(31))  # keep-both answers change no fact
+    second = run(server)
+    assert second.status == RoundStatus.REFUSED and "Nothing in memory changed" in second.refusal
+    fact_update(fact=planted["theme"], actor=owner, expected_version=planted["theme"].version, key="theme",
+                content="The server is about retro and indie gaming.", confidence=1.0)
+    third = run(server)
+    assert third.status == RoundStatus.FINISHED
+
+
+def test_keep_both_is_not_asked_again_until_one_fact_is_rewritten(planted, owner):
+    server = planted["language"].server
+    run(server)
+    answer_all(server, owner)
+    ConsolidationRound.objects.filter(server=server).update(started_at=long_ago(30), created_at=long_ago(30))
+    make_fact(server, key="new", content="Something new happened.")
+    assert run(server).status == RoundStatus.FINISHED
+    assert not Proposal.objects.filter(server=server, status="pending").exists()
+    ConsolidationRound.objects.filter(server=server).update(started_at=long_ago(30), created_at=long_ago(30))
+    lang = planted["lang"]
+    fact_update(fact=lang, actor=owner, expected_version=Fact.objects.get(pk=lang.pk).version, key="lang",
+                content="Server language: French (since 2024)", confidence=0.7)
+    assert run(server).status == RoundStatus.FINISHED
+    assert pairs_of(server) >= {("duplicate", frozenset({"language", "lang"}))}
+    assert Proposal.objects.filter(server=server, status="pending").count() == 1
+
+
+# Quiet, weekly, schedule -----------------------------------------------------------
+
+
+def test_quiet_after_two_hours_without_exchanges_or_changes(planted):
+    server = planted["language"].server
+    assert round_trigger_for(server) == "quiet"
+    exchange_open(server=server, message=IncomingMessage(channel_id="300000000000000001",
+                                                         author_id="200000000000000001", content="hi"))
+    assert round_trigger_for(server) is None
+    assert round_trigger_for(server, now=timezone.now() + timedelta(hours=2, minutes=1)) == "quiet"
+
+
+def test_a_server_that_is_never_quiet_gets_a_round_after_seven_days(planted):
+    server = planted["language"].server
+    finished = run(server)
+    ConsolidationRound.objects.filter(pk=finished.pk).update(created_at=long_ago(24 * 6))
+    make_fact(server, key="chatter", content="Someone is always talking.")
+    assert round_trigger_for(server) is None  # busy, and only six days
+    ConsolidationRound.objects.filter(pk=finished.pk).update(created_at=long_ago(24 * 7 + 1))
+    make_fact(server, key="more_chatter", content="Still talking.")
+    assert round_trigger_for(server) == "weekly"
+
+
+def test_schedule_queues_only_consolidating_servers_and_never_twice(planted, team, owner, django_capture_on_commit_callbacks):
+    server = planted["language"].server
+    ledger = make_server(team, name="Ledger server")
+    memory_type_set(server=ledger, actor=owner, memory_type=MemoryType.LEDGER)
+    for index in range(12):
+        make_fact(ledger, key=f"fact_{index}", content=f"Fact {index}.", created_at=long_ago(5))
+    with django_capture_on_commit_callbacks(execute=True):
+        first = schedule_rounds()
+    assert [queued_round.server_id for queued_round in first] == [server.pk]
+    assert ConsolidationRound.objects.get(pk=first[0].pk).status == RoundStatus.FINISHED  # eager worker ran it
+    assert schedule_rounds() == []  # a round was created in the last 24 hours
+
+
+def test_a_second_queued_round_for_the_same_server_is_refused(planted):
+    from consolidation.rounds import RoundNotQueued
+
+    server = planted["language"].server
+    round_queue(server=server, trigger="manual")
+    with pytest.raises(RoundNotQueued):
+        round_queue(server=server, trigger="manual")
+
+
+# Running once ----------------------------------------------------------------------
+
+
+def test_running_a_round_twice_proposes_nothing_twice(planted):
+    server = planted["language"].server
+    first = queued(server)
+    round_run(first.pk)
+    count = Proposal.objects.filter(server=server).count()
+    again = round_run(first.pk)
+    assert again.status == RoundStatus.FINISHED and Proposal.objects.filter(server=server).count() == count == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_workers_running_rounds_of_one_server_at_once_one_runs(planted):
+    server = planted["language"].server
+    first = queued(server)
+    results: list[str | None] = []
+    start = threading.Barrier(2)
+
+    def worker() -> None:
+        try:
+            start.wait()
+            finished = round_run(first.pk)
+            results.append(finished.status if finished else None)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert Proposal.objects.filter(server=server).count() == 2
+    assert ConsolidationRound.objects.get(pk=first.pk).status == RoundStatus.FINISHED
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_round_waits_while_another_connection_holds_the_servers_lock(planted):
+    server = planted["language"].server
+    first = queued(server)
+    holder = connections.create_connection("default")
+    try:
+        with holder.cursor() as cursor:
+            cursor.execute("BEGIN")
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [rounds.ADVISORY_LOCK_NAMESPACE, server.pk])
+            assert round_run(first.pk).status == RoundStatus.QUEUED
+            assert not Proposal.objects.filter(server=server).exists()
+            cursor.execute("COMMIT")
+    finally:
+        holder.close()
+    assert round_run(first.pk).status == RoundStatus.FINISHED
+
+
+def test_summary_draft_replaces_an_older_waiting_draft(planted, consolidation_model, owner):
+    server = planted["language"].server
+    SummaryDraft.objects.create(server=server, content="Old draft.")
+    consolidation_model.script = [answer('{"class": "duplicate", "wording": "French."}'),
+                                  answer('{"class": "contradiction"}'), answer("New draft.")]
+    run(server)
+    assert list(SummaryDraft.objects.filter(server=server).order_by("created_at").values_list("content", "status")) == [
+        ("Old draft.", DraftStatus.OUT_OF_DATE), ("New draft.", DraftStatus.PENDING)]
+    assert not Summary.objects.filter(server=server).exists()  # nothing replaces the summary without a yes
+
+
+def test_refusal_reason_is_empty_when_a_round_should_run(planted):
+    assert refusal_reason(planted["language"].server, timezone.now()) == ""
+
+
+def test_retracted_facts_are_never_paired(planted):
+    server = planted["language"].server
+    fact_retract(fact=planted["lang"], reason="wrong")
+    run(server)
+    assert ("duplicate", frozenset({"language", "lang"})) not in pairs_of(server)
