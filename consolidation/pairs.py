@@ -28,8 +28,11 @@ from itertools import combinations
 
 import numpy as np
 
-SIGNATURE_SIZE = 64
-BANDS = 16  # 16 bands of 4 rows: pairs with Jaccard ≈ 0.5 become candidates about half the time, 0.7 almost always
+SIGNATURE_SIZE = 60
+# 12 bands of 5 rows: a pair with Jaccard 0.75 (the bar for a duplicate across keys) becomes a candidate
+# 96% of the time, one with 0.5 a third of the time, one with 0.3 almost never. Same-subject pairs,
+# which may overlap less, come from the key blocks instead.
+BANDS = 12
 ROWS_PER_BAND = SIGNATURE_SIZE // BANDS
 # A bucket or key block larger than this is a template, not a duplicate cluster: only neighbours in
 # it (by recency) are paired, which keeps the work linear.
@@ -38,10 +41,10 @@ DUPLICATE_SAME_SUBJECT = 0.6
 DUPLICATE_ANY_SUBJECT = 0.75
 CONTRADICTION_OVERLAP = 0.3
 
+# Only words that carry no fact: pronouns stay (she/her and he/him are different facts).
 STOPWORDS = frozenset(
-    "a an the is are was were be been am of to in on at for and or but with by from as it its it's this that "
-    "these those he she they we you i his her their our your my me him them us has have had do does did "
-    "s so just also".split()
+    "a an the is are was were be been am of to in on at for and or but with by from as it its this that "
+    "these those has have had do does did s so just also".split()
 )
 NEGATIONS = frozenset({"not", "no", "never", "isn", "doesn", "don", "didn", "wasn", "aren", "won", "cannot", "nobody"})
 # Short forms people and bots use in keys, folded onto one word so `lang` and `language` meet.
@@ -112,38 +115,60 @@ def winner_first(left: PairingFact, right: PairingFact) -> tuple[PairingFact, Pa
     return (left, right) if strength(left) >= strength(right) else (right, left)
 
 
-def classify(left: PairingFact, right: PairingFact) -> Pair | None:
+@dataclass(frozen=True)
+class Features:
+    """What classifying needs of one fact, computed once per fact rather than once per pair."""
+
+    fact: PairingFact
+    who: tuple[str, str]
+    subject: tuple
+    content: frozenset[str]
+    content_plain: frozenset[str]  # without negation words
+    with_key: frozenset[str]
+    with_key_plain: frozenset[str]
+    negated: bool
+    numbers: frozenset[str]
+
+
+def features(fact: PairingFact) -> Features:
+    content = content_words(fact.content)
+    with_key = content | set(key_words(fact.key))  # the key says what the fact is about: count it too
+    return Features(
+        fact=fact, who=(fact.scope, fact.member_id), subject=subject(fact), content=content,
+        content_plain=content - NEGATIONS, with_key=frozenset(with_key), with_key_plain=frozenset(with_key - NEGATIONS),
+        negated=bool(content & NEGATIONS), numbers=frozenset(_NUMBER.findall(fact.content)),
+    )
+
+
+def classify(left: PairingFact | Features, right: PairingFact | Features) -> Pair | None:
     """Duplicate, contradiction, or nothing to propose (None). Facts about different members or of
     different scopes are never paired."""
-    if (left.scope, left.member_id) != (right.scope, right.member_id):
+    left = left if isinstance(left, Features) else features(left)
+    right = right if isinstance(right, Features) else features(right)
+    if left.who != right.who:
         return None
-    left_words, right_words = content_words(left.content), content_words(right.content)
-    same_subject = subject(left) == subject(right)
-    # The key says what the fact is about; count it as words of the fact too.
-    left_all = left_words | set(key_words(left.key))
-    right_all = right_words | set(key_words(right.key))
-    similarity = jaccard(left_all, right_all)
-    negated_left, negated_right = bool(left_words & NEGATIONS), bool(right_words & NEGATIONS)
-    left_numbers, right_numbers = set(_NUMBER.findall(left.content)), set(_NUMBER.findall(right.content))
-    keeper, other = winner_first(left, right)
-
-    if negated_left != negated_right and jaccard(left_all - NEGATIONS, right_all - NEGATIONS) >= 0.5:
+    same_subject = left.subject == right.subject
+    similarity = jaccard(left.with_key, right.with_key)
+    if not same_subject and similarity < 0.5:
+        return None  # every rule below needs the same subject or at least half the words shared
+    keeper, other = winner_first(left.fact, right.fact)
+    if left.negated != right.negated and jaccard(left.with_key_plain, right.with_key_plain) >= 0.5:
         return Pair(keeper, other, "contradiction", similarity, "One says it is so, the other says it is not.")
-    if left_numbers and right_numbers and left_numbers != right_numbers and (same_subject or similarity >= 0.5):
+    if left.numbers and right.numbers and left.numbers != right.numbers and (same_subject or similarity >= 0.5):
         return Pair(keeper, other, "contradiction", similarity,
                     "They give different numbers for the same thing: "
-                    f"{', '.join(sorted(left_numbers))} / {', '.join(sorted(right_numbers))}.")
+                    f"{', '.join(sorted(left.numbers))} / {', '.join(sorted(right.numbers))}.")
     if same_subject:
-        contained = left_words <= right_words or right_words <= left_words
+        contained = left.content <= right.content or right.content <= left.content
         if contained or similarity >= DUPLICATE_SAME_SUBJECT:
             return Pair(keeper, other, "duplicate", similarity,
-                        f"Same subject ({' '.join(key_words(left.key))}) and the same content.")
+                        f"Same subject ({' '.join(left.subject[2])}) and the same content.")
         # Other values about the same subject: the contents share words besides the key and negations.
-        if jaccard(left_words - NEGATIONS, right_words - NEGATIONS) >= CONTRADICTION_OVERLAP:
-            only_left = sorted(left_words - right_words)[:3]
-            only_right = sorted(right_words - left_words)[:3]
+        if jaccard(left.content_plain, right.content_plain) >= CONTRADICTION_OVERLAP:
+            only_left = sorted(left.content - right.content)[:3]
+            only_right = sorted(right.content - left.content)[:3]
             return Pair(keeper, other, "contradiction", similarity,
-                        f"Same subject ({' '.join(key_words(left.key))}) with different values: "
+                        f"Same subject ({' '.join(left.subject[2])}) with different values: "
                         f"{' '.join(only_left)} / {' '.join(only_right)}.")
         return None
     if similarity >= DUPLICATE_ANY_SUBJECT:
@@ -222,11 +247,36 @@ def candidate_pairs(facts: Sequence[PairingFact]) -> set[tuple[int, int]]:
     return found
 
 
+def _exact_clusters(facts: Sequence[PairingFact], described: list[Features]) -> tuple[list[int], list[Pair]]:
+    """Facts saying word for word the same about the same subject form a cluster: each is paired with
+    the cluster's strongest fact only (a star, not every pair), and only that fact takes part in the
+    blocking. Returns (indexes of the facts that do, the star pairs)."""
+    clusters: dict[tuple, list[int]] = defaultdict(list)
+    for index, described_fact in enumerate(described):
+        clusters[(described_fact.subject, described_fact.content)].append(index)
+    representatives: list[int] = []
+    stars: list[Pair] = []
+    for members in clusters.values():
+        hub = members[0]
+        for index in members[1:]:
+            if winner_first(facts[hub], facts[index])[0] is not facts[hub]:
+                hub = index
+        representatives.append(hub)
+        for index in members:
+            if index != hub:
+                pair = classify(described[hub], described[index])
+                if pair is not None:
+                    stars.append(pair)
+    return sorted(representatives), stars
+
+
 def find_pairs(facts: Sequence[PairingFact]) -> list[Pair]:
     """Every duplicate and contradiction among the facts, strongest similarity first."""
-    pairs = []
-    for left, right in candidate_pairs(facts):
-        pair = classify(facts[left], facts[right])
+    described = [features(fact) for fact in facts]
+    representatives, pairs = _exact_clusters(facts, described)
+    chosen = [facts[index] for index in representatives]
+    for left, right in candidate_pairs(chosen):
+        pair = classify(described[representatives[left]], described[representatives[right]])
         if pair is not None:
             pairs.append(pair)
     pairs.sort(key=lambda pair: (-pair.similarity, pair.keeper.id, pair.other.id))

@@ -50,15 +50,19 @@ PROFILES: tuple[TypeProfile, ...] = (
         retract_deletes=False, can_supersede=True, can_search=True,
     ),
     TypeProfile(
-        value=MemoryType.RANKED, label="Ranked", position=4, ready=False,
+        value=MemoryType.RANKED, label="Ranked", position=4, ready=True,
         adds="The context slots go to the most useful facts, not the newest.",
-        changes="Each fact is scored on recency, importance and relevance to the message; confidence only "
-                "lowers the score. It ranks and never filters.",
-        settings="Ranking weights for recency, importance and relevance (AI settings).",
+        changes="Each fact in force is scored on recency (halved every 30 days since its last change), importance "
+                "(rated 0–1 by the model when it writes the fact; unscored counts as 0.5) and relevance to the "
+                "message (its place in a full-text search for it); confidence multiplies the score and only "
+                "lowers it. The best-scored facts fill the slots, best first. It ranks and never filters: a fact "
+                "that misses the cut is a candidate again on the next message. The one search stays.",
+        settings="Ranking weights for recency, importance and relevance, and the maximum injected memory items "
+                 "(AI settings).",
         retract_deletes=False, can_supersede=True, can_search=True,
     ),
     TypeProfile(
-        value=MemoryType.CONSOLIDATED, label="Consolidated", position=5, ready=False,
+        value=MemoryType.CONSOLIDATED, label="Consolidated", position=5, ready=True,
         adds="A background round over a quiet server proposes duplicate merges and a rewritten summary.",
         changes="Nothing is applied until a person answers each proposal; contradictions are flagged, never merged.",
         settings="Consolidation model (AI settings); without one, merges keep the winning fact word for word.",
