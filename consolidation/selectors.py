@@ -62,8 +62,9 @@ def latest_round(server: Server) -> ConsolidationRound | None:
 
 
 def pending_proposals(server: Server) -> QuerySet[Proposal]:
+    """Duplicates first ("duplicate" sorts after "contradiction"), the most similar pair first."""
     return (Proposal.objects.filter(server=server, status=ProposalStatus.PENDING)
-            .select_related("keeper", "other").order_by("kind", "-similarity", "id"))
+            .select_related("keeper", "other").order_by("-kind", "-similarity", "id"))
 
 
 def pending_draft(server: Server) -> SummaryDraft | None:

@@ -1,0 +1,120 @@
+"""People answering proposals: merge, merge the other way, keep both, contradictions, the summary draft."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from consolidation.models import ConsolidationRound, DraftStatus, Proposal, ProposalStatus, SummaryDraft
+from consolidation.rounds import round_run
+from consolidation.services import proposal_answer, summary_draft_answer
+from memory.models import Fact, Summary
+from memory.services import FactAuthor, fact_restore, fact_update, summary_set
+from teams.models import AuditEntry
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def proposals(planted):
+    server = planted["language"].server
+    round_run(ConsolidationRound.objects.create(server=server, trigger="manual").pk)
+    return {proposal.kind: proposal for proposal in Proposal.objects.filter(server=server)}
+
+
+def fresh(fact: Fact) -> Fact:
+    return Fact.objects.get(pk=fact.pk)
+
+
+def test_merge_keeps_the_keeper_and_retracts_the_other_pointing_at_it(planted, proposals, owner):
+    outcome = proposal_answer(proposal=proposals["duplicate"], actor=owner, answer="merge")
+    language, lang = fresh(planted["language"]), fresh(planted["lang"])
+    assert language.retracted_at is None and language.content == "The server's language is French."
+    assert lang.retracted_at is not None and lang.superseded_by_id == language.pk
+    assert f"#{lang.number}" in outcome.message and f"#{language.number}" in outcome.message
+    assert Proposal.objects.get(pk=proposals["duplicate"].pk).status == ProposalStatus.MERGED
+    assert AuditEntry.objects.filter(action="proposal.merge").count() == 1
+
+
+def test_merge_the_other_way_keeps_the_other_fact_word_for_word(planted, proposals, owner):
+    proposal_answer(proposal=proposals["duplicate"], actor=owner, answer="merge_other_way")
+    language, lang = fresh(planted["language"]), fresh(planted["lang"])
+    assert lang.retracted_at is None and lang.content == "Server language: French"
+    assert language.superseded_by_id == lang.pk
+
+
+def test_a_merge_with_model_wording_rewrites_the_survivor(planted, proposals, owner):
+    Proposal.objects.filter(pk=proposals["duplicate"].pk).update(wording="The server speaks French.",
+                                                                wording_by_model=True)
+    proposal_answer(proposal=Proposal.objects.get(pk=proposals["duplicate"].pk), actor=owner, answer="merge_other_way")
+    assert fresh(planted["lang"]).content == "The server speaks French."
+
+
+def test_restore_brings_the_merged_fact_back(planted, proposals, owner):
+    proposal_answer(proposal=proposals["duplicate"], actor=owner, answer="merge")
+    restored = fact_restore(fact=fresh(planted["lang"]), actor=owner)
+    assert restored.retracted_at is None and restored.superseded_by_id is None
+
+
+def test_keep_both_changes_no_fact(planted, proposals, owner):
+    before = list(Fact.objects.order_by("pk").values_list("pk", "content", "version", "retracted_at"))
+    proposal_answer(proposal=proposals["duplicate"], actor=owner, answer="keep_both")
+    assert list(Fact.objects.order_by("pk").values_list("pk", "content", "version", "retracted_at")) == before
+    assert Proposal.objects.get(pk=proposals["duplicate"].pk).status == ProposalStatus.KEPT_BOTH
+
+
+@pytest.mark.parametrize("answer", ["merge", "merge_other_way"])
+def test_a_contradiction_is_never_merged(planted, proposals, owner, answer):
+    before = list(Fact.objects.order_by("pk").values_list("pk", "content", "version", "retracted_at"))
+    with pytest.raises(ValidationError, match="never merged"):
+        proposal_answer(proposal=proposals["contradiction"], actor=owner, answer=answer)
+    assert list(Fact.objects.order_by("pk").values_list("pk", "content", "version", "retracted_at")) == before
+    assert Proposal.objects.get(pk=proposals["contradiction"].pk).status == ProposalStatus.PENDING
+
+
+def test_retracting_one_side_settles_a_contradiction(planted, proposals, owner):
+    contradiction = proposals["contradiction"]
+    proposal_answer(proposal=contradiction, actor=owner, answer="retract_other")
+    assert Fact.objects.get(pk=contradiction.other_id).retracted_at is not None
+    assert Fact.objects.get(pk=contradiction.keeper_id).retracted_at is None
+    assert Proposal.objects.get(pk=contradiction.pk).status == ProposalStatus.SETTLED
+
+
+def test_a_duplicate_cannot_be_settled_by_retracting(proposals, owner):
+    with pytest.raises(ValidationError):
+        proposal_answer(proposal=proposals["duplicate"], actor=owner, answer="retract_keeper")
+
+
+def test_a_proposal_whose_fact_was_rewritten_is_out_of_date_and_merges_nothing(planted, proposals, owner):
+    lang = planted["lang"]
+    fact_update(fact=lang, actor=owner, expected_version=lang.version, key="lang", content="Server language: English",
+                confidence=0.7)
+    outcome = proposal_answer(proposal=proposals["duplicate"], actor=owner, answer="merge")
+    assert "changed since" in outcome.message
+    assert fresh(planted["language"]).retracted_at is None and fresh(lang).retracted_at is None
+    assert Proposal.objects.get(pk=proposals["duplicate"].pk).status == ProposalStatus.OUT_OF_DATE
+
+
+def test_an_answered_proposal_cannot_be_answered_again(proposals, owner):
+    proposal_answer(proposal=proposals["duplicate"], actor=owner, answer="keep_both")
+    with pytest.raises(ValidationError, match="already answered"):
+        proposal_answer(proposal=proposals["duplicate"], actor=owner, answer="merge")
+
+
+def test_an_unknown_answer_is_refused(proposals, owner):
+    with pytest.raises(ValidationError):
+        proposal_answer(proposal=proposals["duplicate"], actor=owner, answer="delete_everything")
+
+
+def test_using_the_draft_retracts_the_old_summary_and_keeping_changes_nothing(consolidated, owner):
+    summary_set(server=consolidated, content="Old wording.", author=FactAuthor.staff(owner))
+    draft = SummaryDraft.objects.create(server=consolidated, content="New wording from the round.")
+    summary_draft_answer(draft=draft, actor=owner, use=True)
+    assert list(Summary.objects.filter(server=consolidated).order_by("created_at")
+                .values_list("content", flat=True)) == ["Old wording.", "New wording from the round."]
+    assert Summary.objects.get(server=consolidated, retracted_at__isnull=True).content == "New wording from the round."
+    assert SummaryDraft.objects.get(pk=draft.pk).status == DraftStatus.USED
+    second = SummaryDraft.objects.create(server=consolidated, content="Another draft.")
+    summary_draft_answer(draft=second, actor=owner, use=False)
+    assert Summary.objects.get(server=consolidated, retracted_at__isnull=True).content == "New wording from the round."
+    assert SummaryDraft.objects.get(pk=second.pk).status == DraftStatus.KEPT_CURRENT
