@@ -292,3 +292,20 @@ def test_retracted_facts_are_never_paired(planted):
     fact_retract(fact=planted["lang"], reason="wrong")
     run(server)
     assert ("duplicate", frozenset({"language", "lang"})) not in pairs_of(server)
+
+
+def test_the_demo_server_shows_proposals_after_load_demo(db, settings):
+    import io
+
+    from django.core.management import call_command
+
+    from consolidation.demo import PIXEL_GUILD_ID
+
+    settings.DEBUG = True
+    call_command("load_demo", stdout=io.StringIO())
+    pixel = ConsolidationRound.objects.get(server__guild_id=PIXEL_GUILD_ID)
+    assert pixel.status == RoundStatus.FINISHED
+    kinds = sorted(Proposal.objects.filter(server=pixel.server).values_list("kind", flat=True))
+    assert kinds.count("duplicate") >= 3 and "contradiction" in kinds
+    call_command("load_demo", stdout=io.StringIO())  # again: nothing new
+    assert ConsolidationRound.objects.filter(server__guild_id=PIXEL_GUILD_ID).count() == 1

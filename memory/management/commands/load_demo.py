@@ -1,6 +1,8 @@
-"""`manage.py load_demo`: the demo teams, users and the "Retro Arcade" server (safe to run again)."""
+"""`manage.py load_demo`: the demo teams, users, "Retro Arcade", "Synth Lab" and the Consolidated "Pixel Guild"
+with a round's proposals waiting (safe to run again)."""
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from memory.demo import demo_load
@@ -13,4 +15,10 @@ class Command(BaseCommand):
         if not settings.DEBUG:
             raise CommandError("The demo has well-known passwords; load it only with DEBUG on (development).")
         created = demo_load()
+        # The Consolidated demo server comes from the consolidation app, which builds on memory.
+        from consolidation.demo import demo_consolidation_load
+        from teams.models import Team
+
+        admin = get_user_model().objects.get(username="admin")
+        created |= demo_consolidation_load(team=Team.objects.get(name="Demo"), admin=admin)
         self.stdout.write("Demo loaded." if created else "Demo already present; nothing changed.")
