@@ -10,7 +10,7 @@ from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
 from django.db.models import F, Q, Value
-from django.db.models.functions import Length, Replace
+from django.db.models.functions import Coalesce, Length, Replace
 from django.db.models.lookups import GreaterThanOrEqual, LessThanOrEqual
 from django.urls import reverse
 from django.utils import timezone
@@ -27,6 +27,8 @@ SUMMARY_MAX_LENGTH = 4000
 # still match because both sides are processed the same way.
 SEARCH_CONFIG = "english"
 PREFIX_CONFIG = "simple"
+# Importance of a fact nobody has rated yet: middling, so ranking works from the first message.
+UNSCORED_IMPORTANCE = 0.5
 
 
 class MemoryType(models.TextChoices):
@@ -138,6 +140,15 @@ class Fact(models.Model):
                 include=["search_vector"],
                 condition=Q(retracted_at__isnull=True),
                 name="fact_in_force_newest",
+            ),
+            # Ranked context (memory/ranking.py): facts in force by their weight, confidence × importance
+            # (unscored counts as UNSCORED_IMPORTANCE), newest first among equals. It finds the few older facts
+            # whose weight could still beat the newest ones; changed_at is a key column so that the time window
+            # those facts must fall in is checked on the index entries, before any table row is read.
+            models.Index(
+                F("server"), (F("confidence") * Coalesce("importance", Value(UNSCORED_IMPORTANCE))).desc(),
+                F("changed_at").desc(), F("id").desc(),
+                condition=Q(retracted_at__isnull=True), name="fact_in_force_weight",
             ),
             models.Index(F("server"), F("changed_at").desc(), F("id").desc(), name="fact_newest"),
             # Sorting by confidence, and the all-servers list (newest first, filtered to the user's servers).

@@ -6,11 +6,13 @@ import re
 from collections.abc import Callable
 
 from django.db import connection
+from django.utils import timezone
 
 from config.rows import columns
 from teams.models import Server
 
 from .models import SEARCH_CONFIG, AISettings, Fact, MemoryType
+from .ranking import RELEVANCE_DEPTH, Weights, rank_top, relevance_by_position
 
 SEARCH_RESULT_LIMIT = 10
 RANK_CANDIDATES = 500
@@ -39,12 +41,32 @@ def _most_recently_changed(server: Server, ai_settings: AISettings, message: str
         return _facts_from_rows(cursor.fetchall())
 
 
-# The one place that maps a memory type to how its context is chosen. Types whose own strategy is not
-# built yet cannot be chosen (memory_types.TypeProfile.ready); they fall back to the newest facts.
+def _facts_in_order(ids: list[int]) -> list[Fact]:
+    if not ids:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {_CONTEXT_COLUMNS.sql} FROM memory_fact f WHERE f.id = ANY(%s)", [ids])
+        by_pk = {fact.pk: fact for fact in _facts_from_rows(cursor.fetchall())}
+    return [by_pk[pk] for pk in ids if pk in by_pk]
+
+
+def best_scored(server: Server, ai_settings: AISettings, message: str) -> list[Fact]:
+    """Ranked, and every type after it: the facts with the best score for this message fill the slots,
+    best first (memory/ranking.py). Relevance is each fact's place in the words search for the message."""
+    relevance = relevance_by_position(search_word_ids(server.pk, message, RELEVANCE_DEPTH))
+    ranked = rank_top(server.pk, Weights.of(ai_settings), ai_settings.max_injected_items, relevance, timezone.now())
+    return _facts_in_order([fact.id for fact in ranked.facts])
+
+
+# The one place that maps a memory type to how its context is chosen. Each type adds to the one before,
+# so the types after Ranked rank too. Types that are not ready cannot be chosen (memory_types.TypeProfile).
 CONTEXT_STRATEGIES: dict[str, Callable[[Server, AISettings, str], list[Fact]]] = {
     MemoryType.CLASSIC: _most_recently_changed,
     MemoryType.LEDGER: _most_recently_changed,
     MemoryType.ARCHIVE: _most_recently_changed,
+    MemoryType.RANKED: best_scored,
+    MemoryType.CONSOLIDATED: best_scored,
+    MemoryType.SEMANTIC: best_scored,
 }
 
 
@@ -133,14 +155,8 @@ def _best_of_newest_matches(cursor, server_id: int, tsquery: str, exclude_ids: l
     return _ranked(cursor, _RANKED_GIN_SQL, params)[0]
 
 
-def search_words(server: Server, query: str, limit: int = SEARCH_RESULT_LIMIT) -> list[Fact]:
-    """Full-text search over the facts in force of the server (both scopes), best match first.
-
-    All words together first (precise); when that finds fewer than `limit`, facts that match any of
-    the words fill the rest. Stemmed English lexemes, so "birthdays" finds "birthday". Ranking reads
-    at most RANK_CANDIDATES matches, the most recently changed: a word that appears in a hundred
-    thousand facts is ranked among its newest 500, so a search costs milliseconds at any size.
-    """
+def search_word_ids(server_id: int, query: str, limit: int = SEARCH_RESULT_LIMIT) -> list[int]:
+    """Ids of search_words' results, best match first (ranking needs their places, not their text)."""
     words = _words(query)
     if not words:
         return []
@@ -149,10 +165,17 @@ def search_words(server: Server, query: str, limit: int = SEARCH_RESULT_LIMIT) -
         for operator in (" & ", " | "):
             if len(found_ids) >= limit or (operator == " | " and len(words) == 1):
                 break
-            found_ids += _best_of_newest_matches(cursor, server.pk, operator.join(words), found_ids,
+            found_ids += _best_of_newest_matches(cursor, server_id, operator.join(words), found_ids,
                                                  limit - len(found_ids))
-        if not found_ids:
-            return []
-        cursor.execute(f"SELECT {_CONTEXT_COLUMNS.sql} FROM memory_fact f WHERE f.id = ANY(%s)", [found_ids])
-        by_pk = {fact.pk: fact for fact in _facts_from_rows(cursor.fetchall())}
-    return [by_pk[pk] for pk in found_ids if pk in by_pk]
+    return found_ids
+
+
+def search_words(server: Server, query: str, limit: int = SEARCH_RESULT_LIMIT) -> list[Fact]:
+    """Full-text search over the facts in force of the server (both scopes), best match first.
+
+    All words together first (precise); when that finds fewer than `limit`, facts that match any of
+    the words fill the rest. Stemmed English lexemes, so "birthdays" finds "birthday". Ranking reads
+    at most RANK_CANDIDATES matches, the most recently changed: a word that appears in a hundred
+    thousand facts is ranked among its newest 500, so a search costs milliseconds at any size.
+    """
+    return _facts_in_order(search_word_ids(server.pk, query, limit))

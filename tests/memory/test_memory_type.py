@@ -12,8 +12,8 @@ from memory.services import fact_retract, memory_type_set
 from teams.models import AuditEntry
 from tests.factories import make_fact
 
-READY = [MemoryType.CLASSIC, MemoryType.LEDGER, MemoryType.ARCHIVE]
-NOT_READY = [MemoryType.RANKED, MemoryType.CONSOLIDATED, MemoryType.SEMANTIC]
+READY = [MemoryType.CLASSIC, MemoryType.LEDGER, MemoryType.ARCHIVE, MemoryType.RANKED, MemoryType.CONSOLIDATED]
+NOT_READY = [MemoryType.SEMANTIC]
 
 
 def type_changes(server):

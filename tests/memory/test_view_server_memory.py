@@ -75,9 +75,9 @@ def test_choosing_ledger_with_htmx_answers_the_memory_type_block(owner, server):
 
 
 @pytest.mark.parametrize("htmx", [False, True], ids=["full page", "htmx"])
-def test_choosing_ranked_answers_422_not_ready_and_changes_nothing(owner, server, htmx):
+def test_choosing_semantic_answers_422_not_ready_and_changes_nothing(owner, server, htmx):
     response = logged_in_client(owner).post(reverse("memory:memory-type", args=[server.guild_id]),
-                                            {"memory_type": "ranked"}, headers=HTMX if htmx else {})
+                                            {"memory_type": "semantic"}, headers=HTMX if htmx else {})
     assert response.status_code == 422
     assert "not ready" in response.content.decode()
     assert ai_settings_for_server(server).memory_type == "classic"
@@ -111,7 +111,7 @@ def test_the_owner_may_choose_only_ready_types_other_than_the_current_one(owner,
     page = logged_in_client(owner).get(reverse("memory:memory-type", args=[server.guild_id]),
                                        headers=HTMX).content.decode()
     assert "<html" not in page
-    assert re.findall(r"Choose ([\w ]+)</button>", page) == ["Ledger", "Searchable archive"]
+    assert re.findall(r"Choose ([\w ]+)</button>", page) == ["Ledger", "Searchable archive", "Ranked", "Consolidated"]
 
 
 # Restore all ---------------------------------------------------------------------

@@ -1,0 +1,515 @@
+"""Ranked context: score facts on recency, importance and relevance, and find the exact top N of a
+server without scoring every one of its facts.
+
+    score = confidence × (w_rec·recency + w_imp·importance + w_rel·relevance) / (w_rec + w_imp + w_rel)
+
+- recency = 0.5 ** (age of the last change / HALF_LIFE): 1 for a fact changed now, ½ after 30 days;
+- importance is what the model rated when it wrote the fact (0–1); unscored counts as UNSCORED_IMPORTANCE;
+- relevance = 1 − position / RELEVANCE_DEPTH in the full-text results for the current message
+  (retrieval.search_word_ids); a fact the search did not return gets 0;
+- confidence (0–1) multiplies the whole: it can only lower a score.
+
+It ranks and never filters: nothing is stored, so a fact that misses the cut on one message is a
+candidate again on the next.
+
+How the top N is found at a million facts (a threshold algorithm). Every fact the search returned, and
+the newest facts along the (server, changed_at, id) index, are scored. T, the N-th best score so far,
+bounds what any other fact needs: it is older than the last fact walked and unmatched (relevance 0), so
+its score is at most (w_rec·recency(last walked) + w_imp·weight) / W, where weight = confidence ×
+importance. Only facts whose weight reaches the threshold, and that are recent enough for even the
+highest weight to reach T, can still win; the fact_in_force_weight index (migration 0008) hands over
+exactly those. If there are more of them than a cap, the walk goes twice as deep and tries again.
+
+The database scores each candidate and sends only those within SQL_MARGIN of T (reading a timestamp
+into Python costs more than scoring it): a few dozen rows per message. Python then scores them again
+with score() below, and only that score orders facts, so the fast path agrees exactly with scoring every
+fact in Python (tests/memory/ranking_reference.py).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+from django.db import connection
+
+from .models import UNSCORED_IMPORTANCE, AISettings
+
+# A fact changed a month ago counts half as recent as one changed now, one changed a year ago about
+# 1/4500: conversations in a community move on over weeks, and importance keeps what lasts (rules,
+# names, dates) in the context for longer.
+HALF_LIFE = timedelta(days=30)
+_HALF_LIFE_SECONDS = HALF_LIFE.total_seconds()
+# How many search results count towards relevance: the first gets 1, the 50th gets 1/50.
+RELEVANCE_DEPTH = 50
+
+# The first walk scores the newest max(WALK_PER_SLOT × N, MIN_WALK) facts; the weight index may then hand
+# over at most max(CAP_PER_SLOT × N, MIN_CAP) more before the walk is doubled. Tests lower them so that
+# every branch runs on small servers.
+WALK_PER_SLOT, MIN_WALK = 10, 500
+CAP_PER_SLOT, MIN_CAP = 50, 1000
+# With recency weighted 0 the walk goes down the weight index instead (heaviest first).
+HEAVY_PER_SLOT, MIN_HEAVY = 2, 50
+# The database's score of a fact and score() below differ by a few units in the last place (1e-16);
+# the database keeps every fact within this much of the N-th best, so it never leaves one out.
+SQL_MARGIN = 1e-9
+# A computed recency may be off by a fraction of a unit in the last place (pow); bounds add this many.
+_ULPS = 2
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The server's ranking weights (AI settings: each 0–10, never all zero)."""
+
+    recency: float
+    importance: float
+    relevance: float
+
+    @classmethod
+    def of(cls, ai_settings: AISettings) -> Weights:
+        return cls(ai_settings.weight_recency, ai_settings.weight_importance, ai_settings.weight_relevance)
+
+    @property
+    def total(self) -> float:
+        return self.recency + self.importance + self.relevance
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredFact:
+    """One fact's score and what it is made of (ids and numbers, no text: this is the hot path)."""
+
+    id: int
+    changed_us: int  # last change, microseconds since 1970 (reading a datetime costs ten times more)
+    confidence: float
+    importance: float | None
+    recency: float
+    relevance: float
+    score: float
+
+    @property
+    def changed_at(self) -> datetime:
+        return _EPOCH + timedelta(microseconds=self.changed_us)
+
+
+def microseconds(moment: datetime) -> int:
+    return (moment - _EPOCH) // timedelta(microseconds=1)
+
+
+def recency(changed_us: int, now_us: int) -> float:
+    """0.5 ** (age / HALF_LIFE); a change dated after now counts as now (1.0)."""
+    return 0.5 ** (max(now_us - changed_us, 0) / 1_000_000 / _HALF_LIFE_SECONDS)
+
+
+def fact_weight(confidence: float, importance: float | None) -> float:
+    """confidence × importance, unscored counting as middling: what the fact_in_force_weight index holds."""
+    return confidence * (UNSCORED_IMPORTANCE if importance is None else importance)
+
+
+def _combine(recency_term: float, weight_term: float, relevance_term: float, weights: Weights) -> float:
+    return (weights.recency * recency_term + weights.importance * weight_term
+            + weights.relevance * relevance_term) / weights.total
+
+
+def score(*, confidence: float, importance: float | None, recency: float, relevance: float,
+          weights: Weights) -> float:
+    """confidence × (w_rec·recency + w_imp·importance + w_rel·relevance) / (w_rec + w_imp + w_rel).
+
+    Confidence is multiplied into each term before they are weighed (the same number): the importance
+    term is then the fact's weight exactly as the database indexes it, and since floating-point + and ×
+    never decrease when an operand grows, a bound computed from larger terms is never below a score."""
+    return _combine(confidence * recency, fact_weight(confidence, importance), confidence * relevance, weights)
+
+
+def relevance_by_position(ids_best_first: Sequence[int], depth: int = RELEVANCE_DEPTH) -> dict[int, float]:
+    """1 − position / depth for each search result (the first gets 1); results beyond depth get nothing."""
+    relevance: dict[int, float] = {}
+    for position, fact_id in enumerate(ids_best_first[:depth]):
+        relevance.setdefault(fact_id, 1.0 - position / depth)
+    return relevance
+
+
+def scored_fact(fact_id: int, changed_us: int, confidence: float, importance: float | None, *,
+                weights: Weights, relevance: dict[int, float], now_us: int) -> ScoredFact:
+    fact_recency = recency(changed_us, now_us)
+    fact_relevance = relevance.get(fact_id, 0.0)
+    return ScoredFact(id=fact_id, changed_us=changed_us, confidence=confidence, importance=importance,
+                      recency=fact_recency, relevance=fact_relevance,
+                      score=score(confidence=confidence, importance=importance, recency=fact_recency,
+                                  relevance=fact_relevance, weights=weights))
+
+
+def best(facts: Iterable[ScoredFact], limit: int) -> list[ScoredFact]:
+    """The `limit` best, best first; ties go to the newer change, then the higher id."""
+    return heapq.nlargest(limit, facts, key=_order_of)
+
+
+def _order_of(fact: ScoredFact) -> tuple[float, int, int]:
+    return (fact.score, fact.changed_us, fact.id)
+
+
+# The fast path -----------------------------------------------------------------------------------
+
+# Hand-written SQL: this runs for every message the bot sees on a ranked server (config/rows.py). The
+# weight expression must read exactly as the index expression of migration 0008 for the index to be used.
+_WEIGHT = "confidence * COALESCE(importance, 0.5)"
+_IN_FORCE = "server_id = %(server)s AND retracted_at IS NULL"
+_MICROSECONDS = "(EXTRACT(EPOCH FROM changed_at) * 1000000)::int8"
+# score() in SQL; power() refuses to underflow, so ages beyond a thousand half-lives count as that old.
+# Every operand is float8, as in Python (a numeric would make power() exact and slow).
+_RECENCY = """power(0.5::float8, least(greatest(
+                  date_part('epoch', %(now)s::timestamptz - {changed_at}), 0) / %(half_life)s::float8, 1000))"""
+_SCORE = f"""(%(w_rec)s::float8 * (confidence * {_RECENCY.format(changed_at="changed_at")})
+             + %(w_imp)s::float8 * (confidence * COALESCE(importance, 0.5))
+             + %(w_rel)s::float8 * (confidence * COALESCE(relevance, 0))) / %(w_total)s::float8"""
+_MATCHED = "matched(id, relevance) AS (SELECT * FROM unnest(%(matched)s::int8[], %(relevance)s::float8[]))"
+# One walk step: the next `depth` facts in `order` after the last one walked, scored; only those within
+# SQL_MARGIN of the N-th best come back (the first step works out the N-th best itself), and the last
+# fact walked, and how many were walked.
+_WALK = f"""
+    WITH {_MATCHED},
+    walked AS (
+        SELECT id, changed_at, confidence, importance, {_WEIGHT} AS weight FROM memory_fact
+        WHERE {_IN_FORCE} {{after}} ORDER BY {{order}} LIMIT %(depth)s
+    ),
+    candidates AS (
+        SELECT * FROM walked
+        UNION ALL
+        SELECT id, changed_at, confidence, importance, {_WEIGHT} FROM memory_fact
+        WHERE {_IN_FORCE} AND %(first)s AND id = ANY(%(matched)s) AND id NOT IN (SELECT id FROM walked)
+    ),
+    scored AS (SELECT candidates.*, {_SCORE} AS score FROM candidates LEFT JOIN matched USING (id)),
+    last_walked AS (SELECT id FROM walked ORDER BY {{reverse_order}} LIMIT 1)
+    SELECT id, {_MICROSECONDS}, confidence, importance, weight, id = (SELECT id FROM last_walked),
+           (SELECT count(*) FROM walked)
+    FROM scored
+    WHERE score >= COALESCE(%(min_score)s::float8,
+                            (SELECT score FROM scored ORDER BY score DESC OFFSET %(nth)s LIMIT 1),
+                            '-infinity') - %(margin)s::float8
+       OR id = (SELECT id FROM last_walked)
+"""
+_NEWEST = {"order": "changed_at DESC, id DESC", "reverse_order": "changed_at, id",
+           "after": "AND (changed_at, id) < (%(after_changed_at)s, %(after_id)s)"}
+_HEAVIEST = {"order": f"{_WEIGHT} DESC, changed_at DESC, id DESC", "reverse_order": "weight, changed_at, id",
+             "after": f"AND ({_WEIGHT}, changed_at, id) < (%(after_weight)s::float8, %(after_changed_at)s, %(after_id)s)"}
+# Facts heavy enough and recent enough to still reach the N-th best, heaviest first, at most `cap`;
+# those within SQL_MARGIN of it come back, with how many were found and the weight of the lightest.
+_HEAVY_ENOUGH = f"""
+    WITH {_MATCHED},
+    heavy AS (
+        SELECT id, changed_at, confidence, importance, {_WEIGHT} AS weight FROM memory_fact
+        WHERE {_IN_FORCE} AND {_WEIGHT} >= %(min_weight)s::float8 AND changed_at <= %(newest)s {{since}}
+        ORDER BY {_WEIGHT} DESC, changed_at DESC, id DESC LIMIT %(cap)s
+    ),
+    found AS (SELECT count(*) AS found, min(weight) AS lightest FROM heavy),
+    scored AS (SELECT heavy.*, {_SCORE} AS score FROM heavy LEFT JOIN matched USING (id))
+    SELECT found.found, found.lightest, scored.id, {_MICROSECONDS}, confidence, importance
+    FROM found LEFT JOIN scored ON scored.score >= %(min_score)s::float8 - %(margin)s::float8
+"""
+
+
+# The first step of a ranking that weighs recency, in one round trip: the walk as above, then the
+# thresholds _min_weight and _oldest_that_can_win work out, computed here with some slack (Python checks
+# them against its own scores before relying on them), and the facts of the weight index they let through.
+_FIRST_STEP = f"""
+    WITH {_MATCHED},
+    walked AS (
+        SELECT id, changed_at, confidence, importance, {_WEIGHT} AS weight FROM memory_fact
+        WHERE {_IN_FORCE} ORDER BY changed_at DESC, id DESC LIMIT %(depth)s
+    ),
+    candidates AS (
+        SELECT * FROM walked
+        UNION ALL
+        SELECT id, changed_at, confidence, importance, {_WEIGHT} FROM memory_fact
+        WHERE {_IN_FORCE} AND id = ANY(%(matched)s) AND id NOT IN (SELECT id FROM walked)
+    ),
+    scored AS (SELECT candidates.*, {_SCORE} AS score FROM candidates LEFT JOIN matched USING (id)),
+    last_walked AS (SELECT id, changed_at FROM walked ORDER BY changed_at, id LIMIT 1),
+    needed AS (
+        SELECT (nth.score * %(w_total)s::float8 - %(w_rec)s::float8 * {_RECENCY.format(changed_at="last_walked.changed_at")})
+                   / NULLIF(%(w_imp)s::float8, 0) AS weight,
+               (nth.score * %(w_total)s::float8 - %(w_imp)s::float8) / NULLIF(%(w_rec)s::float8, 0) AS recency,
+               last_walked.changed_at AS newest
+        FROM (SELECT score FROM scored ORDER BY score DESC OFFSET %(nth)s LIMIT 1) nth, last_walked
+    ),
+    bounds AS (
+        SELECT CASE WHEN weight - %(weight_slack)s > 0 THEN weight - %(weight_slack)s END AS min_weight,
+               CASE WHEN recency > 0 THEN %(now)s::timestamptz - %(time_slack)s::interval - make_interval(
+                   secs => %(half_life)s::float8 * ln(1 / least(recency, 1)) / ln(2)) END AS since,
+               newest
+        FROM needed
+    ),
+    heavy AS (
+        SELECT id, changed_at, confidence, importance, {_WEIGHT} AS weight FROM memory_fact
+        WHERE {_IN_FORCE} AND {_WEIGHT} >= (SELECT min_weight FROM bounds)
+          AND changed_at <= (SELECT newest FROM bounds)
+          AND changed_at >= COALESCE((SELECT since FROM bounds), '-infinity')
+        ORDER BY {_WEIGHT} DESC, changed_at DESC, id DESC LIMIT %(cap)s
+    ),
+    found AS (SELECT count(*) AS found, min(weight) AS lightest FROM heavy),
+    everything AS (
+        SELECT * FROM scored
+        UNION ALL
+        SELECT heavy.*, {_SCORE} FROM heavy LEFT JOIN matched USING (id)
+        WHERE id NOT IN (SELECT id FROM candidates)
+    )
+    SELECT id, {_MICROSECONDS}, confidence, importance, weight, id = (SELECT id FROM last_walked),
+           (SELECT count(*) FROM walked), found.found, found.lightest, bounds.min_weight,
+           (EXTRACT(EPOCH FROM bounds.since) * 1000000)::int8
+    FROM everything CROSS JOIN found LEFT JOIN bounds ON true
+    WHERE score >= COALESCE((SELECT score FROM everything ORDER BY score DESC OFFSET %(nth)s LIMIT 1),
+                            '-infinity') - %(margin)s::float8
+       OR id = (SELECT id FROM last_walked)
+"""
+# The slack of those thresholds: far more than rounding (1e-16), far less than what it lets through.
+_WEIGHT_SLACK, _TIME_SLACK = 1e-6, "1 minute"
+
+
+@dataclass(frozen=True)
+class _HeavyFetch:
+    """What one read of the weight index let through: min_weight and since (None: no bound) and the cap."""
+
+    min_weight: float
+    since_us: int | None
+    cap: int
+    found: int
+    lightest: float | None
+
+
+@dataclass
+class RankingRun:
+    """The top N and how it was found (for the dry run, the benchmark and the tests)."""
+
+    facts: list[ScoredFact]
+    rounds: int = 0  # walk steps: 1 when the first walk settled it
+    walked: int = 0  # facts scored along the walk
+    rows_read: int = 0  # facts sent to Python (the best, and the last walked of each step)
+    capped: int = 0  # times the weight index had more candidates than its cap
+    exhausted: bool = False  # the walk reached the end of the index: every fact was scored
+    steps: list[str] = field(default_factory=list)  # which bound settled it, for tests and the bench
+
+
+@dataclass
+class _Walk:
+    """Facts scored so far and where the walk down its index stopped."""
+
+    server_id: int
+    weights: Weights
+    relevance: dict[int, float]
+    now: datetime
+    limit: int
+    shape: dict[str, str]
+    now_us: int = 0
+    seen: dict[int, ScoredFact] = field(default_factory=dict)
+    last: tuple[int, int, float] | None = None  # (id, changed_us, weight) of the last fact walked
+    exhausted: bool = False
+    run: RankingRun = field(default_factory=lambda: RankingRun(facts=[]))
+
+    def __post_init__(self) -> None:
+        self.now_us = microseconds(self.now)
+
+    def params(self) -> dict:
+        weights = self.weights
+        return {"server": self.server_id, "now": self.now, "half_life": _HALF_LIFE_SECONDS, "margin": SQL_MARGIN,
+                "w_rec": weights.recency, "w_imp": weights.importance, "w_rel": weights.relevance,
+                "w_total": weights.total, "matched": list(self.relevance), "relevance": list(self.relevance.values())}
+
+    def add(self, fact_id: int, changed_us: int, confidence: float, importance: float | None) -> None:
+        self.run.rows_read += 1
+        if fact_id not in self.seen:
+            self.seen[fact_id] = scored_fact(fact_id, changed_us, confidence, importance, weights=self.weights,
+                                             relevance=self.relevance, now_us=self.now_us)
+
+    def step(self, depth: int) -> None:
+        """Walk `depth` facts further and score them."""
+        params = {**self.params(), "depth": depth, "first": self.last is None, "nth": self.limit - 1,
+                  "min_score": None}
+        after = ""
+        if self.last is not None:
+            after = self.shape["after"]
+            nth = self.nth_best()
+            params.update(after_id=self.last[0], after_changed_at=_moment(self.last[1]), after_weight=self.last[2],
+                          min_score=nth.score if nth else None)
+        sql = _WALK.format(after=after, order=self.shape["order"], reverse_order=self.shape["reverse_order"])
+        walked = 0
+        for fact_id, changed_us, confidence, importance, weight, is_last, walked in _fetch(sql, params):
+            self.add(fact_id, changed_us, confidence, importance)
+            if is_last:
+                self.last = (fact_id, changed_us, weight)
+        self._walked(walked, depth)
+
+    def first_step(self, depth: int, cap: int) -> _HeavyFetch | None:
+        """The first walk and, in the same round trip, the weight index read its thresholds call for."""
+        params = {**self.params(), "depth": depth, "cap": cap, "nth": self.limit - 1,
+                  "weight_slack": _WEIGHT_SLACK, "time_slack": _TIME_SLACK}
+        walked, heavy = 0, None
+        for (fact_id, changed_us, confidence, importance, weight, is_last, walked, found, lightest, min_weight,
+             since_us) in _fetch(_FIRST_STEP, params):
+            self.add(fact_id, changed_us, confidence, importance)
+            if is_last:
+                self.last = (fact_id, changed_us, weight)
+            if min_weight is not None:
+                heavy = _HeavyFetch(min_weight=min_weight, since_us=since_us, cap=cap, found=found, lightest=lightest)
+        self._walked(walked, depth)
+        return heavy
+
+    def read_heavy(self, min_weight: float, since_us: int | None, cap: int, nth_score: float) -> _HeavyFetch:
+        """Score the facts of the weight index heavier than `min_weight`, changed since `since_us` and no
+        later than the last fact walked, heaviest first, at most `cap`."""
+        params = {**self.params(), "min_weight": min_weight, "newest": _moment(self.last[1]), "cap": cap,
+                  "min_score": nth_score}
+        if since_us is not None:
+            params["since"] = _moment(since_us)
+        rows = _fetch(_HEAVY_ENOUGH.format(since="AND changed_at >= %(since)s" if since_us is not None else ""),
+                      params)
+        for _found, _lightest, fact_id, changed_us, confidence, importance in rows:
+            if fact_id is not None:
+                self.add(fact_id, changed_us, confidence, importance)
+        return _HeavyFetch(min_weight=min_weight, since_us=since_us, cap=cap, found=rows[0][0], lightest=rows[0][1])
+
+    def _walked(self, walked: int, depth: int) -> None:
+        self.run.rounds += 1
+        self.run.walked += walked
+        self.exhausted = walked < depth
+
+    def nth_best(self) -> ScoredFact | None:
+        return best(self.seen.values(), self.limit)[-1] if len(self.seen) >= self.limit else None
+
+    def finish(self, step: str) -> RankingRun:
+        self.run.steps.append(step)
+        self.run.exhausted = step == "exhausted"
+        self.run.facts = best(self.seen.values(), self.limit)
+        return self.run
+
+
+def _fetch(sql: str, params: dict) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _moment(changed_us: int) -> datetime:
+    return _EPOCH + timedelta(microseconds=changed_us)
+
+
+def _raised(value: float, ulps: int = _ULPS) -> float:
+    for _ in range(ulps):
+        value = math.nextafter(value, math.inf)
+    return value
+
+
+def rank_top(server_id: int, weights: Weights, limit: int, relevance: dict[int, float], now: datetime) -> RankingRun:
+    """The exact `limit` best facts in force of the server, best first: the same facts in the same order
+    as scoring every fact gives (tests/memory/ranking_reference.py does that)."""
+    if weights.recency == 0 and weights.importance > 0:
+        return _rank_by_weight(_Walk(server_id, weights, relevance, now, limit, _HEAVIEST))
+    return _rank_by_recency(_Walk(server_id, weights, relevance, now, limit, _NEWEST))
+
+
+def _settled(walk: _Walk, bound: float, nth: ScoredFact) -> bool:
+    """No fact left unscored can take the N-th place: its score is below the N-th best, or equal to it
+    and older than the N-th best, which loses the tie. Every such fact is older than the last fact walked."""
+    if bound < nth.score:
+        return True
+    return bound == nth.score and (nth.changed_us, nth.id) >= (walk.last[1], walk.last[0])
+
+
+def _rank_by_recency(walk: _Walk) -> RankingRun:
+    weights, limit = walk.weights, walk.limit
+    depth = max(WALK_PER_SLOT * limit, MIN_WALK)
+    cap = max(CAP_PER_SLOT * limit, MIN_CAP)
+    heavy = walk.first_step(depth, cap)
+    while True:
+        nth = walk.nth_best()
+        if walk.exhausted or nth is None:
+            return walk.finish("exhausted")
+        newest_unseen = _raised(recency(walk.last[1], walk.now_us))  # no unscored fact is more recent
+        if _settled(walk, _combine(newest_unseen, 1.0, 0.0, weights), nth):
+            return walk.finish("recency bound")  # not even the highest weight lifts an older fact to T
+        if heavy is None or not _lets_every_winner_through(heavy, weights, newest_unseen, nth.score, walk.now_us):
+            heavy = None
+            min_weight = _min_weight(weights, newest_unseen, nth.score)
+            if min_weight is not None:
+                since_us = _oldest_that_can_win(weights, nth.score, walk.now_us)
+                heavy = walk.read_heavy(min_weight, since_us, cap, nth.score)
+                nth = walk.nth_best()
+        if heavy is not None:
+            if heavy.found < heavy.cap:
+                return walk.finish("weight index")  # every fact heavy and recent enough was scored
+            walk.run.capped += 1
+            if _settled(walk, _combine(newest_unseen, heavy.lightest, 0.0, weights), nth):
+                return walk.finish("weight index, capped")  # the rest are lighter than the lightest read
+        # The walk has not gone far enough back for recency to have decayed: go twice as deep.
+        walk.run.steps.append("deeper")
+        walk.step(depth)
+        depth, cap, heavy = depth * 2, cap * 2, None
+
+
+def _lets_every_winner_through(heavy: _HeavyFetch, weights: Weights, newest_unseen: float, nth_score: float,
+                               now_us: int) -> bool:
+    """The thresholds the database worked out keep out only facts that score below the N-th best."""
+    if _combine(newest_unseen, heavy.min_weight, 0.0, weights) >= nth_score:
+        return False
+    return heavy.since_us is None or _combine(_raised(recency(heavy.since_us, now_us)), 1.0, 0.0, weights) < nth_score
+
+
+def _min_weight(weights: Weights, newest_unseen: float, nth_score: float) -> float | None:
+    """The lowest weight an unscored fact needs to reach the N-th best score (a little below, so no fact
+    that could is left out by rounding), or None when weight cannot tell (importance weighted 0, or
+    recency alone could still reach it)."""
+    if weights.importance == 0:
+        return None
+    needed = (nth_score * weights.total - weights.recency * newest_unseen) / weights.importance
+    margin = 1e-9
+    while needed - margin > 0:
+        candidate = needed - margin
+        if _combine(newest_unseen, candidate, 0.0, weights) < nth_score:
+            return candidate  # a lighter fact scores below this candidate's bound, itself below T
+        margin *= 16
+    return None
+
+
+def _oldest_that_can_win(weights: Weights, nth_score: float, now_us: int) -> int | None:
+    """The oldest change (microseconds) a fact may have and still reach the N-th best score with the
+    highest weight (1.0), or None when even the oldest fact could."""
+    if weights.recency == 0:
+        return None
+    needed = (nth_score * weights.total - weights.importance * 1.0) / weights.recency
+    if needed <= 0:
+        return None
+    age_us = int(_HALF_LIFE_SECONDS * math.log2(1 / min(needed, 1.0)) * 1_000_000)
+    margin_us = 1_000_000
+    for _ in range(40):
+        since_us = now_us - age_us - margin_us
+        if _combine(_raised(recency(since_us, now_us)), 1.0, 0.0, weights) < nth_score:
+            return since_us  # older facts are less recent still, so they score lower
+        margin_us *= 2
+    return None
+
+
+def _rank_by_weight(walk: _Walk) -> RankingRun:
+    """Recency weighted 0: an unmatched fact's score is its weight scaled, so the heaviest facts are the
+    best ones, in the weight index's own order (ties: newer first)."""
+    weights = walk.weights
+    depth = max(HEAVY_PER_SLOT * walk.limit, MIN_HEAVY)
+    walk.step(depth)
+    while True:
+        nth = walk.nth_best()
+        if walk.exhausted or nth is None:
+            return walk.finish("exhausted")
+        last_id, last_changed_us, last_weight = walk.last
+        bound = _combine(0.0, last_weight, 0.0, weights)  # what the heaviest unscored fact scores at most
+        if bound < nth.score:
+            return walk.finish("weight bound")
+        # A tie: unscored facts as heavy as the last one walked are older than it (index order), so they
+        # lose to an N-th best that is not older than it; lighter ones must score below the N-th best.
+        lighter = _combine(0.0, math.nextafter(last_weight, -math.inf), 0.0, weights)
+        if (bound == nth.score and (nth.changed_us, nth.id) >= (last_changed_us, last_id)
+                and lighter < nth.score):
+            return walk.finish("weight tie")
+        walk.run.steps.append("deeper")
+        walk.step(depth)
+        depth *= 2

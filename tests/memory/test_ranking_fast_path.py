@@ -1,0 +1,113 @@
+"""The fast top-N of memory/ranking.py gives exactly what scoring every fact gives, on every branch."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from memory import ranking
+from memory.models import Fact
+from memory.ranking import Weights, rank_top
+from tests.factories import make_fact
+
+from .ranking_reference import rank_every_fact
+
+WEIGHT_COMBINATIONS = [
+    Weights(1, 1, 1), Weights(0, 1, 1), Weights(1, 0, 1), Weights(1, 1, 0), Weights(0, 0, 1), Weights(0, 1, 0),
+    Weights(1, 0, 0), Weights(10, 0.5, 3), Weights(0.1, 10, 0), Weights(3, 7, 0.25), Weights(10, 10, 10),
+    Weights(0.5, 2, 9),
+]
+LIMITS = [1, 3, 20, 60, 400]  # 400: more slots than facts, the walk reaches the end
+
+
+@pytest.fixture
+def small_walks(monkeypatch):
+    """Walks and caps a few facts long, so a few hundred facts take every branch: the recency bound,
+    the weight index with and without hitting its cap, deeper walks, walking to the end, ties."""
+    for name, value in {"WALK_PER_SLOT": 1, "MIN_WALK": 4, "CAP_PER_SLOT": 1, "MIN_CAP": 3,
+                        "HEAVY_PER_SLOT": 1, "MIN_HEAVY": 2}.items():
+        monkeypatch.setattr(ranking, name, value)
+
+
+def random_memory(server, rng: random.Random, count: int, now) -> list[Fact]:
+    """Facts with values drawn so that ties happen: shared timestamps, confidences and importances
+    (including unscored), some changed in the future, some retracted."""
+    for index in range(count):
+        make_fact(server, key=f"fact_{index}", content=f"Fact number {index}.")
+    facts = list(Fact.objects.filter(server=server).order_by("id"))
+    shared_moments = [now - timedelta(days=rng.uniform(0, 200)) for _ in range(8)]
+    for fact in facts:
+        roll = rng.random()
+        if roll < 0.15:
+            fact.changed_at = rng.choice(shared_moments)
+        elif roll < 0.18:
+            fact.changed_at = now + timedelta(hours=rng.uniform(0, 5))
+        else:
+            fact.changed_at = now - timedelta(days=rng.expovariate(1 / 60))
+        fact.confidence = rng.choice([1.0, 1.0, 0.5, 0.0, round(rng.random(), 2), rng.random()])
+        fact.importance = rng.choice([None, None, 0.5, 1.0, 0.0, round(rng.random(), 1), rng.random()])
+        if rng.random() < 0.05:
+            fact.retracted_at = now
+    Fact.objects.bulk_update(facts, ["changed_at", "confidence", "importance", "retracted_at"])
+    return [fact for fact in facts if fact.retracted_at is None]
+
+
+def random_relevance(rng: random.Random, facts: list[Fact]) -> dict[int, float]:
+    matched = rng.sample(facts, rng.choice([0, 1, 5, 30, 50]))
+    return ranking.relevance_by_position([fact.id for fact in matched])
+
+
+def test_the_fast_path_ranks_exactly_like_scoring_every_fact(server, small_walks):
+    rng = random.Random(20261130)
+    now = timezone.now()
+    in_force = random_memory(server, rng, 300, now)
+    steps = Counter()
+    for weights in WEIGHT_COMBINATIONS:
+        for limit in LIMITS:
+            for _ in range(3):
+                relevance = random_relevance(rng, in_force)
+                fast = rank_top(server.pk, weights, limit, relevance, now)
+                expected = rank_every_fact(server, weights, limit, relevance, now)
+                assert [fact.id for fact in fast.facts] == [fact.id for fact in expected], (weights, limit)
+                assert [fact.score for fact in fast.facts] == [fact.score for fact in expected]
+                steps.update(fast.steps)
+    assert set(steps) == {"recency bound", "weight index", "weight index, capped", "deeper", "exhausted",
+                          "weight bound", "weight tie"}, steps
+
+
+def test_ties_go_to_the_newer_change_then_the_higher_id(server, small_walks):
+    now = timezone.now()
+    moment = now - timedelta(days=3)
+    for index in range(40):
+        make_fact(server, key=f"same_{index}", content="Same weight, same moment.")
+    Fact.objects.filter(server=server).update(changed_at=moment, confidence=1.0, importance=None)
+    for weights in WEIGHT_COMBINATIONS:
+        fast = rank_top(server.pk, weights, 7, {}, now)
+        expected = rank_every_fact(server, weights, 7, {}, now)
+        assert [fact.id for fact in fast.facts] == [fact.id for fact in expected]
+        assert [fact.id for fact in fast.facts] == sorted((fact.id for fact in fast.facts), reverse=True)
+
+
+def test_a_server_with_fewer_facts_than_slots_gets_them_all(server):
+    facts = [make_fact(server, key=f"fact_{index}", content=f"Fact {index}.") for index in range(3)]
+    fast = rank_top(server.pk, Weights(1, 1, 1), 20, {}, timezone.now())
+    assert {fact.id for fact in fast.facts} == {fact.pk for fact in facts}
+    assert fast.exhausted
+
+
+def test_a_server_without_facts_ranks_nothing(server):
+    assert rank_top(server.pk, Weights(1, 1, 1), 20, {}, timezone.now()).facts == []
+
+
+def test_facts_of_other_servers_and_retracted_facts_never_rank(server, other_server):
+    ours = make_fact(server, key="ours", content="Ours.")
+    theirs = make_fact(other_server, key="theirs", content="Theirs.", importance=1.0)
+    gone = make_fact(server, key="gone", content="Retracted.", importance=1.0)
+    Fact.objects.filter(pk=gone.pk).update(retracted_at=timezone.now())
+    relevance = {theirs.pk: 1.0, gone.pk: 1.0}
+    fast = rank_top(server.pk, Weights(1, 1, 1), 20, relevance, timezone.now())
+    assert [fact.id for fact in fast.facts] == [ours.pk]
