@@ -9,12 +9,25 @@ from .reply import HistoryMessage
 from .models import CONTENT_MAX_LENGTH, KEY_MAX_LENGTH, SUMMARY_MAX_LENGTH, AISettings, Scope
 
 
+_IMPORTANCE_ERROR = "The importance must be a number from 0 to 1, or empty for unscored."
+
+
+def _importance_field() -> forms.FloatField:
+    """Importance as staff type it: 0–1, or empty for unscored (ranked as middling, 0.5)."""
+    return forms.FloatField(required=False, min_value=0.0, max_value=1.0,
+                            help_text="0–1: how much the fact matters for later conversations. Empty: unscored "
+                                      "(ranked as 0.5).",
+                            error_messages={"invalid": _IMPORTANCE_ERROR, "min_value": _IMPORTANCE_ERROR,
+                                            "max_value": _IMPORTANCE_ERROR})
+
+
 class FactCreateForm(forms.Form):
     key = forms.CharField(max_length=200, help_text="Short, e.g. server_theme or paul_birthday.")
     content = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=5000)
     confidence = forms.FloatField(initial=1.0, min_value=0.0, max_value=1.0,
                                   error_messages={"min_value": "The confidence must be a number from 0 to 1.",
                                                   "max_value": "The confidence must be a number from 0 to 1."})
+    importance = _importance_field()
     scope = forms.ChoiceField(choices=Scope.choices, initial=Scope.SERVER, widget=forms.RadioSelect)
     member_id = forms.CharField(required=False, max_length=40, label="Discord user id",
                                 help_text="For a member fact: the Discord user id it is about.")
@@ -29,6 +42,7 @@ class FactEditForm(forms.Form):
     confidence = forms.FloatField(min_value=0.0, max_value=1.0,
                                   error_messages={"min_value": "The confidence must be a number from 0 to 1.",
                                                   "max_value": "The confidence must be a number from 0 to 1."})
+    importance = _importance_field()
     version = forms.IntegerField(widget=forms.HiddenInput)
 
 

@@ -104,6 +104,9 @@ def memory_tools(profile: TypeProfile, *, can_search: bool, write_allowed: bool)
             "key": {"type": "string", "description": "short snake_case key, e.g. paul_birthday"},
             "content": {"type": "string", "description": "one short sentence"},
             "about_member_id": {"type": "string", "description": "Discord user id if the fact is about a member"},
-            "importance": {"type": "number", "minimum": 0, "maximum": 1},
+            "importance": {"type": "number", "minimum": 0, "maximum": 1,
+                           "description": "How much the fact matters for later conversations: 0 trivia, 0.5 "
+                                          "ordinary, 1 essential (rules, names, dates people rely on). Where "
+                                          "memory is ranked, important facts keep their place in the context."},
         }, ["key", "content", "importance"]))
     return tools

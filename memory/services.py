@@ -209,6 +209,13 @@ def _locked_fact(fact: Fact) -> Fact:
     return locked
 
 
+class _Unchanged:
+    """fact_update's default for importance: callers that do not edit it leave it as it is."""
+
+
+UNCHANGED = _Unchanged()
+
+
 @transaction.atomic
 def fact_update(
     *,
@@ -218,17 +225,21 @@ def fact_update(
     key: str,
     content: str,
     confidence: float,
+    importance: float | None | _Unchanged = UNCHANGED,
 ) -> Fact:
-    """Save an edit made from `expected_version`; raises FactConflict if the fact moved on meanwhile."""
+    """Save an edit made from `expected_version`; raises FactConflict if the fact moved on meanwhile.
+    Importance None makes the fact unscored (it ranks as middling)."""
     locked = _locked_fact(fact)
     if locked.version != expected_version:
         raise FactConflict(locked)
     locked.key = validate_key(key)
     locked.content = validate_content(content)
     locked.confidence = validate_unit_interval(confidence, "confidence")
+    if not isinstance(importance, _Unchanged):
+        locked.importance = validate_unit_interval(importance, "importance", allow_none=True)
     locked.changed_at = timezone.now()
     locked.version += 1
-    locked.save(update_fields=["key", "content", "confidence", "changed_at", "version"])
+    locked.save(update_fields=["key", "content", "confidence", "importance", "changed_at", "version"])
     audit_record(actor=actor, server=locked.server, action="fact.edit", target_ids=[locked.number], count=1)
     return locked
 

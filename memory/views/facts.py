@@ -48,6 +48,7 @@ def fact_create_view(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
             fact = fact_create(
                 server=server, author=FactAuthor.staff(request.user), key=data["key"], content=data["content"],
                 scope=data["scope"], member_id=data["member_id"], confidence=data["confidence"],
+                importance=data["importance"],
             )
         except ValidationError as error:
             form.add_error(None, error)
@@ -75,7 +76,8 @@ def fact_detail(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpRes
         data = form.cleaned_data
         try:
             fact = fact_update(fact=fact, actor=request.user, expected_version=data["version"], key=data["key"],
-                               content=data["content"], confidence=data["confidence"])
+                               content=data["content"], confidence=data["confidence"],
+                               importance=data["importance"])
         except FactConflict as stale:
             conflict = stale.current
         except ValidationError as error:
@@ -92,7 +94,7 @@ def fact_edit(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpRespo
     server = server_for_configurer(request.user, guild_id)
     fact = _fact_or_404(server, number)
     form = FactEditForm(initial={"key": fact.key, "content": fact.content, "confidence": fact.confidence,
-                                 "version": fact.version})
+                                 "importance": fact.importance, "version": fact.version})
     return render(request, "memory/_fact_edit_row.html", {"fact": fact, "form": form, "conflict": None})
 
 

@@ -177,6 +177,37 @@ def test_an_invalid_edit_is_refused_and_changes_nothing(server, owner):
     assert not audit_rows(server, "fact.edit").exists()
 
 
+def test_an_edit_that_names_no_importance_keeps_it(server, owner):
+    fact = make_fact(server, importance=0.7)
+
+    fact_update(fact=fact, actor=owner, expected_version=1, key="server_theme", content="New.", confidence=1.0)
+
+    assert Fact.objects.get(pk=fact.pk).importance == 0.7
+
+
+@pytest.mark.parametrize("importance", [0.0, 0.25, 1.0, None], ids=["0", "0.25", "1", "unscored"])
+def test_an_edit_sets_or_clears_the_importance(server, owner, importance):
+    fact = make_fact(server, importance=0.7)
+
+    fact_update(fact=fact, actor=owner, expected_version=1, key="server_theme", content="New.", confidence=1.0,
+                importance=importance)
+
+    assert Fact.objects.get(pk=fact.pk).importance == importance
+
+
+@pytest.mark.parametrize("importance", [1.01, -0.5, float("nan"), True, "0.5"])
+def test_an_importance_outside_0_to_1_is_refused_and_changes_nothing(server, owner, importance):
+    fact = make_fact(server, importance=0.7)
+
+    with pytest.raises(ValidationError) as refused:
+        fact_update(fact=fact, actor=owner, expected_version=1, key="server_theme", content="New.", confidence=1.0,
+                    importance=importance)
+
+    assert refused.value.message_dict["importance"] == ["The importance must be a number from 0 to 1."]
+    stored = Fact.objects.get(pk=fact.pk)
+    assert (stored.content, stored.importance, stored.version) == ("This server is about retro gaming.", 0.7, 1)
+
+
 # fact_delete ---------------------------------------------------------------------
 
 

@@ -134,6 +134,18 @@ def test_replace_says_the_old_wording_is_kept(server, owner, model_server):
     assert set(replace["parameters"]["required"]) == {"number", "new_content", "reason"}
 
 
+def test_remember_asks_for_an_importance_and_says_what_0_to_1_means(server, owner, model_server):
+    use_memory_type(server, owner, "ranked")
+
+    reply_to_message(server=server, message=paul_says(), history=[])
+
+    remember = offered_tools(model_server.requests[0])["remember"]["parameters"]
+    assert "importance" in remember["required"]
+    importance = remember["properties"]["importance"]
+    assert (importance["minimum"], importance["maximum"]) == (0, 1)
+    assert "0 trivia" in importance["description"] and "1 essential" in importance["description"]
+
+
 @pytest.mark.parametrize(("memory_type", "says"), [("classic", "It is deleted."),
                                                     ("ledger", "It is retracted: kept, but no longer shown.")])
 def test_forget_says_what_happens_to_the_fact(server, owner, model_server, memory_type, says):
