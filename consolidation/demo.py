@@ -26,7 +26,7 @@ PIXEL_FACTS: list[tuple[str, str, str, float]] = [
     ("lang", "Server language: English", "bot", 0.7),
     ("art_jam", "The monthly art jam starts on the first Friday of the month.", "staff", 1.0),
     ("art_jam_start", "The monthly art jam starts on the first Friday of the month", "bot", 0.8),
-    ("palette_rule", "Palette challenges use at most 16 colours.", "staff", 0.9),
+    ("palette_limit", "Palette challenges use at most 16 colours.", "staff", 0.9),
     ("palette_limit", "Palette challenges use at most 32 colours.", "bot", 0.6),
     ("critique_channel", "Ask for critique in the feedback channel, not in general.", "staff", 1.0),
     ("feedback", "Ask for critique in the feedback channel, not in general chat.", "bot", 0.8),

@@ -42,7 +42,7 @@ class ConsolidationRound(models.Model):
     # The newest memory change the round saw: the next round refuses itself when nothing is newer.
     memory_mark = models.DateTimeField(null=True, blank=True)
     facts_considered = models.PositiveIntegerField(default=0)
-    candidate_pairs = models.PositiveIntegerField(default=0)
+    candidate_pairs = models.PositiveIntegerField(default=0, help_text="Pairs found (classified, before the caps).")
     duplicates = models.PositiveIntegerField(default=0)
     contradictions = models.PositiveIntegerField(default=0)
     model_used = models.BooleanField(default=False)

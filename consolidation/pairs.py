@@ -37,7 +37,6 @@ ROWS_PER_BAND = SIGNATURE_SIZE // BANDS
 # A bucket or key block larger than this is a template, not a duplicate cluster: only neighbours in
 # it (by recency) are paired, which keeps the work linear.
 MAX_BLOCK = 40
-DUPLICATE_SAME_SUBJECT = 0.6
 DUPLICATE_ANY_SUBJECT = 0.75
 CONTRADICTION_OVERLAP = 0.3
 
@@ -154,25 +153,25 @@ def classify(left: PairingFact | Features, right: PairingFact | Features) -> Pai
     keeper, other = winner_first(left.fact, right.fact)
     if left.negated != right.negated and jaccard(left.with_key_plain, right.with_key_plain) >= 0.5:
         return Pair(keeper, other, "contradiction", similarity, "One says it is so, the other says it is not.")
-    if left.numbers and right.numbers and left.numbers != right.numbers and (same_subject or similarity >= 0.5):
+    if left.numbers and right.numbers and left.numbers != right.numbers and (
+            same_subject or similarity >= DUPLICATE_ANY_SUBJECT):
         return Pair(keeper, other, "contradiction", similarity,
                     "They give different numbers for the same thing: "
                     f"{', '.join(sorted(left.numbers))} / {', '.join(sorted(right.numbers))}.")
-    if same_subject:
-        contained = left.content <= right.content or right.content <= left.content
-        if contained or similarity >= DUPLICATE_SAME_SUBJECT:
-            return Pair(keeper, other, "duplicate", similarity,
-                        f"Same subject ({' '.join(left.subject[2])}) and the same content.")
-        # Other values about the same subject: the contents share words besides the key and negations.
-        if jaccard(left.content_plain, right.content_plain) >= CONTRADICTION_OVERLAP:
-            only_left = sorted(left.content - right.content)[:3]
-            only_right = sorted(right.content - left.content)[:3]
-            return Pair(keeper, other, "contradiction", similarity,
-                        f"Same subject ({' '.join(left.subject[2])}) with different values: "
-                        f"{' '.join(only_left)} / {' '.join(only_right)}.")
-        return None
-    if similarity >= DUPLICATE_ANY_SUBJECT:
-        return Pair(keeper, other, "duplicate", similarity, "Different keys, but they say the same thing.")
+    # A duplicate says nothing the other does not: one fact's words are all in the other. Two facts that
+    # each say something of their own (Fridays / Sundays, Nova / Sam) are never a duplicate, however
+    # much else they share: merging them would drop a value, so they are flagged instead.
+    contained = left.content <= right.content or right.content <= left.content
+    if contained and (same_subject or similarity >= DUPLICATE_ANY_SUBJECT):
+        why = (f"Same subject ({' '.join(left.subject[2])}) and the same content." if same_subject
+               else "Different keys, but they say the same thing.")
+        return Pair(keeper, other, "duplicate", similarity, why)
+    if (same_subject and jaccard(left.content_plain, right.content_plain) >= CONTRADICTION_OVERLAP) or (
+            not same_subject and similarity >= DUPLICATE_ANY_SUBJECT):
+        only_left = sorted(left.content - right.content)[:3]
+        only_right = sorted(right.content - left.content)[:3]
+        return Pair(keeper, other, "contradiction", similarity,
+                    f"About the same thing with different values: {' '.join(only_left)} / {' '.join(only_right)}.")
     return None
 
 

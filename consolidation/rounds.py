@@ -57,9 +57,10 @@ MIN_FACTS = 10
 MIN_HOURS_BETWEEN_ROUNDS = 24
 NEVER_QUIET_DAYS = 7
 CONSOLIDATING_TYPES = (MemoryType.CONSOLIDATED, MemoryType.SEMANTIC)
-# A round proposes at most this many pairs (strongest first); the rest wait for the next round, so
-# moderators never face thousands of proposals at once.
-MAX_PROPOSALS_PER_ROUND = 100
+# A round proposes at most this many of each kind (strongest first); the rest wait for the next round,
+# so moderators never face thousands of proposals at once, and contradictions are never crowded out.
+MAX_DUPLICATES_PER_ROUND = 100
+MAX_CONTRADICTIONS_PER_ROUND = 50
 MODEL_PAIRS_PER_ROUND = 20
 MODEL_TIMEOUT_S = 30.0
 SUMMARY_FACTS = 200
@@ -93,6 +94,10 @@ def round_trigger_for(server: Server, now: datetime | None = None) -> str | None
     if now - since >= timedelta(days=NEVER_QUIET_DAYS):
         return RoundTrigger.WEEKLY
     return None
+
+
+class RoundBusy(Exception):
+    """Another connection holds the server's round lock: the task retries later (the round stays queued)."""
 
 
 class RoundNotQueued(Exception):
@@ -285,7 +290,7 @@ def round_run(round_id: int) -> ConsolidationRound | None:
             return _round_run_locked(round_id)
     except ConsolidationRound.DoesNotExist:
         return None  # the server was deleted meanwhile
-    except DatabaseError:
+    except (DatabaseError, RoundBusy):
         raise  # the transaction rolled back: the round stays queued and the retried task runs it again
     except Exception as error:  # noqa: BLE001 - record what went wrong instead of retrying forever
         logger.exception("consolidation round %s failed", round_id)
@@ -300,7 +305,7 @@ def _round_run_locked(round_id: int) -> ConsolidationRound | None:
         return round_  # another worker runs it, or it already ran: nothing to do twice
     server = round_.server
     if not _server_lock(server):
-        return round_  # a round of this server is running elsewhere; this one stays queued for later
+        raise RoundBusy(f"Another round of {server} holds its lock; the task retries this one later.")
     started = time.perf_counter()
     now = timezone.now()
     round_.started_at = now
@@ -313,7 +318,9 @@ def _round_run_locked(round_id: int) -> ConsolidationRound | None:
     facts = pairing_facts(server)
     pairs = _fresh_pairs(server, find_pairs(facts))
     endpoint = ModelEndpoint.objects.filter(server=server, purpose=ModelPurpose.CONSOLIDATION).first()
-    review = _model_review(endpoint, pairs[:MAX_PROPOSALS_PER_ROUND])
+    chosen = ([pair for pair in pairs if pair.kind == ProposalKind.DUPLICATE][:MAX_DUPLICATES_PER_ROUND]
+              + [pair for pair in pairs if pair.kind == ProposalKind.CONTRADICTION][:MAX_CONTRADICTIONS_PER_ROUND])
+    review = _model_review(endpoint, chosen)
     Proposal.objects.bulk_create(
         [_proposal(round_, pair, review.wordings.get((pair.keeper.id, pair.other.id))) for pair in review.pairs]
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import DatabaseError
 
-from .rounds import round_run, schedule_rounds
+from .rounds import RoundBusy, round_run, schedule_rounds
 
 
 @shared_task(acks_late=True, ignore_result=True)
@@ -17,7 +17,7 @@ def schedule_consolidation_rounds() -> int:
     return len(schedule_rounds())
 
 
-@shared_task(acks_late=True, ignore_result=True, autoretry_for=(DatabaseError,), retry_backoff=30, max_retries=5)
+@shared_task(acks_late=True, ignore_result=True, autoretry_for=(DatabaseError, RoundBusy), retry_backoff=30, max_retries=5)
 def run_round(round_id: int) -> str | None:
     finished = round_run(round_id)
     return finished.status if finished else None

@@ -24,7 +24,7 @@ from teams.permissions import (
 )
 
 from .dry_run import consolidation_dry_run
-from .models import Proposal, RoundTrigger, SummaryDraft
+from .models import ConsolidationRound, Proposal, RoundTrigger, SummaryDraft
 from .rounds import RoundNotQueued, round_queue
 from .selectors import latest_round, open_round, pending_draft, pending_proposals, team_members_with_review
 from .services import proposal_answer, reviewer_set, summary_draft_answer
@@ -47,7 +47,13 @@ def _review_context(server: Server, user, message: str = "") -> dict:
 
 
 def _review_response(request: HtmxHttpRequest, server: Server, message: str = "", changed: bool = False,
-                     status: int = 200) -> HttpResponse:
+                     status: int = 200, round_id: int | None = None) -> HttpResponse:
+    if round_id is not None:  # the worker may have finished it already (a fast worker, or eager tasks)
+        started = ConsolidationRound.objects.filter(pk=round_id).first()
+        if started is not None and started.status == "finished":
+            message = "The round finished; its proposals are below."
+        elif started is not None and started.status == "refused":
+            message = f"The round refused itself: {started.refusal}"
     if not request.htmx:
         if message:
             messages.info(request, message)
@@ -107,10 +113,11 @@ def round_start_view(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
     """Configure users start a round now (it still refuses itself when it would yield nothing)."""
     server = server_for_configurer(request.user, guild_id)
     try:
-        round_queue(server=server, trigger=RoundTrigger.MANUAL)
+        queued = round_queue(server=server, trigger=RoundTrigger.MANUAL)
     except RoundNotQueued as refused:
         return _review_response(request, server, str(refused), status=409)
-    return _review_response(request, server, "A round is queued; this block follows its progress.")
+    return _review_response(request, server, "A round is queued; this block follows its progress.",
+                            round_id=queued.pk)
 
 
 @panel_login_required

@@ -264,7 +264,9 @@ def test_a_round_waits_while_another_connection_holds_the_servers_lock(planted):
         with holder.cursor() as cursor:
             cursor.execute("BEGIN")
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [rounds.ADVISORY_LOCK_NAMESPACE, server.pk])
-            assert round_run(first.pk).status == RoundStatus.QUEUED
+            with pytest.raises(rounds.RoundBusy):  # the task retries it later
+                round_run(first.pk)
+            assert ConsolidationRound.objects.get(pk=first.pk).status == RoundStatus.QUEUED
             assert not Proposal.objects.filter(server=server).exists()
             cursor.execute("COMMIT")
     finally:
@@ -309,3 +311,31 @@ def test_the_demo_server_shows_proposals_after_load_demo(db, settings):
     assert kinds.count("duplicate") >= 3 and "contradiction" in kinds
     call_command("load_demo", stdout=io.StringIO())  # again: nothing new
     assert ConsolidationRound.objects.filter(server__guild_id=PIXEL_GUILD_ID).count() == 1
+
+
+@pytest.mark.parametrize(("left", "right"), [
+    ("Alex and Nova are the moderators of the server.", "Alex and Sam are the moderators of the server."),
+    ("Raids start at 8 pm on Fridays in the voice channel.", "Raids start at 8 pm on Sundays in the voice channel."),
+])
+def test_facts_that_each_say_something_of_their_own_are_flagged_never_proposed_as_duplicates(left, right):
+    from consolidation.pairs import PairingFact, classify
+
+    now = timezone.now()
+    same_key = classify(PairingFact(1, 1, "mod_team", left, "server", "", 1.0, True, now, 1),
+                        PairingFact(2, 2, "mod_team", right, "server", "", 1.0, True, now, 1))
+    assert same_key is not None and same_key.kind == "contradiction"
+    other_keys = classify(PairingFact(1, 1, "mod_team", left, "server", "", 1.0, True, now, 1),
+                          PairingFact(2, 2, "moderators", right, "server", "", 1.0, True, now, 1))
+    assert other_keys is None or other_keys.kind == "contradiction"
+
+
+def test_a_round_proposes_contradictions_even_when_duplicates_exceed_the_cap(consolidated, monkeypatch):
+    monkeypatch.setattr(rounds, "MAX_DUPLICATES_PER_ROUND", 1)
+    for index in range(4):
+        make_fact(consolidated, key=f"tag_{index}", content=f"Tag {index} marks spoilers.", created_at=long_ago(3))
+        make_fact(consolidated, key=f"tag_{index}", content=f"Tag {index} marks spoilers", created_at=long_ago(3))
+    make_fact(consolidated, key="cup_date", content="The cup final is on 12 July.", created_at=long_ago(3))
+    make_fact(consolidated, key="cup_date", content="The cup final is on 19 July.", created_at=long_ago(3))
+    run(consolidated)
+    kinds = sorted(Proposal.objects.filter(server=consolidated).values_list("kind", flat=True))
+    assert kinds == ["contradiction", "duplicate"]
