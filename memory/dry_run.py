@@ -3,16 +3,48 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db.models import Sum
 from django.db.models.functions import Length
+from django.utils import timezone
 
 from teams.models import Server
 
 from .memory_types import PROFILES, TypeProfile, profile_for
 from .models import Fact, MemoryType
-from .selectors import search_query_for
+from .ranking import ScoredFact, Weights, microseconds, rank_top, scored_fact
+from .retrieval import CONTEXT_STRATEGIES, best_scored, message_relevance
+from .selectors import ai_settings_for_server, search_query_for
+
+SAMPLE_MESSAGE_MAX_LENGTH = 500
+
+
+@dataclass(frozen=True)
+class SlotFact:
+    """A fact whose context slot would change, with its score under Ranked."""
+
+    fact: Fact
+    scored: ScoredFact
+
+
+@dataclass(frozen=True)
+class SlotChanges:
+    """For one message: the facts Ranked would give a context slot that the current type does not
+    (winners), and those that would lose theirs (losers)."""
+
+    message: str
+    slots: int
+    current_label: str
+    same_strategy: bool  # the current type already fills the context by score: nothing changes
+    winners: list[SlotFact] = field(default_factory=list)
+    losers: list[SlotFact] = field(default_factory=list)
+    kept: int = 0  # facts in the context under both
+    cut: float | None = None  # the lowest score that still gets a slot under Ranked
+
+    @property
+    def tables(self) -> list[tuple[str, list[SlotFact]]]:
+        return [("Would win a slot", self.winners), ("Would lose its slot", self.losers)]
 
 
 @dataclass(frozen=True)
@@ -21,6 +53,52 @@ class TypeCard:
     is_current: bool
     dry_run: list[str]  # sentences with this server's numbers
     offer_restore_all: bool = False
+    slot_changes: SlotChanges | None = None  # Ranked: winners and losers for a message that matches no fact
+
+
+def clean_sample_message(raw: str) -> str:
+    return raw.replace("\x00", "").strip()[:SAMPLE_MESSAGE_MAX_LENGTH]
+
+
+def ranked_slot_changes(server: Server, message: str) -> SlotChanges:
+    """What Ranked would change in the context of `message` compared with the server's current type,
+    computed by the code the bot's context uses (an empty message matches no fact: recency and importance
+    decide alone)."""
+    ai_settings = ai_settings_for_server(server)
+    current = profile_for(ai_settings.memory_type)
+    strategy = CONTEXT_STRATEGIES[ai_settings.memory_type]
+    if strategy is best_scored:
+        return SlotChanges(message=message, slots=ai_settings.max_injected_items, current_label=current.label,
+                           same_strategy=True)
+    now, weights, relevance = timezone.now(), Weights.of(ai_settings), message_relevance(server, message)
+    ranked = rank_top(server.pk, weights, ai_settings.max_injected_items, relevance, now)
+    ranked_by_id = {fact.id: fact for fact in ranked.facts}
+    current_ids = [fact.pk for fact in strategy(server, ai_settings, message)]
+    winner_ids = [pk for pk in ranked_by_id if pk not in set(current_ids)]
+    loser_ids = [pk for pk in current_ids if pk not in ranked_by_id]
+    facts = Fact.objects.select_related("server").in_bulk(winner_ids + loser_ids)
+
+    def slot(pk: int) -> SlotFact:
+        fact = facts[pk]
+        scored = ranked_by_id.get(pk) or scored_fact(  # a loser, scored the same way: it ranks below the cut
+            pk, microseconds(fact.changed_at), fact.confidence, fact.importance, weights=weights,
+            relevance=relevance, now_us=microseconds(now))
+        return SlotFact(fact=fact, scored=scored)
+
+    losers = [slot(pk) for pk in loser_ids if pk in facts]
+    return SlotChanges(
+        message=message, slots=ai_settings.max_injected_items, current_label=current.label, same_strategy=False,
+        winners=[slot(pk) for pk in winner_ids if pk in facts],
+        losers=sorted(losers, key=lambda loser: loser.scored.score, reverse=True),
+        kept=len(current_ids) - len(loser_ids),
+        cut=ranked.facts[-1].score if ranked.facts else None,
+    )
+
+
+def _ranked_numbers(server: Server, in_force: int) -> list[str]:
+    scored = Fact.objects.filter(server=server, retracted_at__isnull=True, importance__isnull=False).count()
+    return [f"{scored:,} of {in_force:,} facts in force already have an importance score; the other "
+            f"{in_force - scored:,} count as middling (0.5) until the model or staff rate them."]
 
 
 def _archive_numbers(server: Server, facts: int) -> list[str]:
@@ -43,10 +121,12 @@ def type_cards(server: Server, current: str) -> list[TypeCard]:
     retracted = Fact.objects.filter(server=server, retracted_at__isnull=False).count()
     in_force = Fact.objects.filter(server=server, retracted_at__isnull=True).count()
     current_profile = profile_for(current)
+    ranks_now = CONTEXT_STRATEGIES[current] is best_scored
     cards = []
     for profile in PROFILES:
         lines: list[str] = []
         offer_restore_all = False
+        slot_changes = None
         if profile.value == current:
             lines.append("This server uses it now.")
         elif not profile.ready:
@@ -63,6 +143,13 @@ def type_cards(server: Server, current: str) -> list[TypeCard]:
                 lines.append("The bot loses its one search per reply.")
         elif profile.value == MemoryType.ARCHIVE:
             lines.extend(_archive_numbers(server, in_force))
+        ranks = CONTEXT_STRATEGIES[profile.value] is best_scored
+        if profile.ready and profile.value != current and ranks_now and not ranks:
+            lines.append("The most recently changed facts fill the context again, instead of the best-scored ones.")
+        if profile.value == MemoryType.RANKED and profile.ready:
+            lines.extend(_ranked_numbers(server, in_force))
+            if profile.value != current:
+                slot_changes = ranked_slot_changes(server, "")
         cards.append(TypeCard(profile=profile, is_current=profile.value == current, dry_run=lines,
-                              offer_restore_all=offer_restore_all))
+                              offer_restore_all=offer_restore_all, slot_changes=slot_changes))
     return cards

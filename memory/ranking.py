@@ -194,7 +194,8 @@ _WALK = f"""
 _NEWEST = {"order": "changed_at DESC, id DESC", "reverse_order": "changed_at, id",
            "after": "AND (changed_at, id) < (%(after_changed_at)s, %(after_id)s)"}
 _HEAVIEST = {"order": f"{_WEIGHT} DESC, changed_at DESC, id DESC", "reverse_order": "weight, changed_at, id",
-             "after": f"AND ({_WEIGHT}, changed_at, id) < (%(after_weight)s::float8, %(after_changed_at)s, %(after_id)s)"}
+             "after": f"AND ({_WEIGHT}, changed_at, id)"
+                      " < (%(after_weight)s::float8, %(after_changed_at)s, %(after_id)s)"}
 # Facts heavy enough and recent enough to still reach the N-th best, heaviest first, at most `cap`;
 # those within SQL_MARGIN of it come back, with how many were found and the weight of the lightest.
 _HEAVY_ENOUGH = f"""
@@ -229,7 +230,8 @@ _FIRST_STEP = f"""
     scored AS (SELECT candidates.*, {_SCORE} AS score FROM candidates LEFT JOIN matched USING (id)),
     last_walked AS (SELECT id, changed_at FROM walked ORDER BY changed_at, id LIMIT 1),
     needed AS (
-        SELECT (nth.score * %(w_total)s::float8 - %(w_rec)s::float8 * {_RECENCY.format(changed_at="last_walked.changed_at")})
+        SELECT (nth.score * %(w_total)s::float8
+                - %(w_rec)s::float8 * {_RECENCY.format(changed_at="last_walked.changed_at")})
                    / NULLIF(%(w_imp)s::float8, 0) AS weight,
                (nth.score * %(w_total)s::float8 - %(w_imp)s::float8) / NULLIF(%(w_rec)s::float8, 0) AS recency,
                last_walked.changed_at AS newest

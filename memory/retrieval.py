@@ -41,7 +41,7 @@ def _most_recently_changed(server: Server, ai_settings: AISettings, message: str
         return _facts_from_rows(cursor.fetchall())
 
 
-def _facts_in_order(ids: list[int]) -> list[Fact]:
+def facts_in_order(ids: list[int]) -> list[Fact]:
     if not ids:
         return []
     with connection.cursor() as cursor:
@@ -50,12 +50,23 @@ def _facts_in_order(ids: list[int]) -> list[Fact]:
     return [by_pk[pk] for pk in ids if pk in by_pk]
 
 
+def message_relevance(server: Server, message: str, ai_settings: AISettings | None = None) -> dict[int, float]:
+    """Relevance to the message of the facts it matches: their place in the words search for it, or
+    under Semantic in words and meaning fused (words alone whenever meaning cannot be used)."""
+    if ai_settings is not None and ai_settings.memory_type == MemoryType.SEMANTIC:
+        from .semantic import hybrid_ids
+
+        fused = hybrid_ids(server, ai_settings, message, RELEVANCE_DEPTH, embed_short_text=False)
+        return relevance_by_position(fused.ids)
+    return relevance_by_position(search_word_ids(server.pk, message, RELEVANCE_DEPTH))
+
+
 def best_scored(server: Server, ai_settings: AISettings, message: str) -> list[Fact]:
     """Ranked, and every type after it: the facts with the best score for this message fill the slots,
-    best first (memory/ranking.py). Relevance is each fact's place in the words search for the message."""
-    relevance = relevance_by_position(search_word_ids(server.pk, message, RELEVANCE_DEPTH))
-    ranked = rank_top(server.pk, Weights.of(ai_settings), ai_settings.max_injected_items, relevance, timezone.now())
-    return _facts_in_order([fact.id for fact in ranked.facts])
+    best first (memory/ranking.py)."""
+    ranked = rank_top(server.pk, Weights.of(ai_settings), ai_settings.max_injected_items,
+                      message_relevance(server, message, ai_settings), timezone.now())
+    return facts_in_order([fact.id for fact in ranked.facts])
 
 
 # The one place that maps a memory type to how its context is chosen. Each type adds to the one before,
@@ -178,4 +189,4 @@ def search_words(server: Server, query: str, limit: int = SEARCH_RESULT_LIMIT) -
     at most RANK_CANDIDATES matches, the most recently changed: a word that appears in a hundred
     thousand facts is ranked among its newest 500, so a search costs milliseconds at any size.
     """
-    return _facts_in_order(search_word_ids(server.pk, query, limit))
+    return facts_in_order(search_word_ids(server.pk, query, limit))

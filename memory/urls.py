@@ -17,6 +17,7 @@ urlpatterns = [
     path(server + "summary", server_memory.summary_view, name="summary"),
     path(server + "summary/edit", server_memory.summary_edit, name="summary-edit"),
     path(server + "memory-type", server_memory.memory_type_view, name="memory-type"),
+    path(server + "memory-type/ranked", server_memory.ranked_dry_run, name="ranked-dry-run"),
     path(server + "restore-all", server_memory.restore_all, name="restore-all"),
     path(server + "wipe", server_memory.wipe, name="wipe"),
     path(server + "audit/", server_memory.audit_log, name="audit"),

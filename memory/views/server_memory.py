@@ -13,7 +13,7 @@ from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_configurer, server_for_viewer
 from teams.selectors import audit_entries_for_server
 
-from ..dry_run import type_cards
+from ..dry_run import clean_sample_message, ranked_slot_changes, type_cards
 from ..forms import SummaryForm, WipeForm
 from ..memory_types import PROFILES, profile_for
 from ..models import Fact
@@ -85,6 +85,16 @@ def memory_type_view(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
     }
     template = "memory/_memory_type.html" if request.htmx else "memory/memory_type_page.html"
     return render(request, template, context, status=422 if error else 200)
+
+
+@panel_login_required
+@require_GET
+def ranked_dry_run(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
+    """Which facts Ranked would give a context slot, and which would lose theirs, for a sample message."""
+    server = server_for_viewer(request.user, guild_id)
+    changes = ranked_slot_changes(server, clean_sample_message(request.GET.get("message", "")))
+    template = "memory/_ranked_slots.html" if request.htmx else "memory/ranked_dry_run_page.html"
+    return render(request, template, {"server": server, "changes": changes})
 
 
 @panel_login_required

@@ -63,7 +63,8 @@ def test_the_score_is_the_weighted_mean_of_the_three_signals_times_confidence():
 def test_confidence_only_ever_lowers_a_score():
     rng = random.Random(4)
     for _ in range(2000):
-        weights = Weights(rng.choice([0, rng.uniform(0, 10)]), rng.uniform(0.01, 10), rng.choice([0, rng.uniform(0, 10)]))
+        weights = Weights(rng.choice([0, rng.uniform(0, 10)]), rng.uniform(0.01, 10),
+                          rng.choice([0, rng.uniform(0, 10)]))
         signals = {"importance": rng.choice([None, rng.random()]), "recency": rng.random(), "relevance": rng.random()}
         confidence = rng.random()
         full = score(confidence=1.0, weights=weights, **signals)

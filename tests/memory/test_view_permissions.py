@@ -59,6 +59,7 @@ MATRIX: list[Route] = [
     Route("summary-edit", SERVER, "GET", True),
     Route("memory-type", SERVER, "GET", False),
     Route("memory-type", SERVER, "POST", True, {"memory_type": "ledger"}, owner_status=302),
+    Route("ranked-dry-run", SERVER, "GET", False, {"message": "When is the tournament?"}),
     Route("restore-all", SERVER, "GET", True),
     Route("restore-all", SERVER, "POST", True, owner_status=302),
     Route("wipe", SERVER, "GET", True),
