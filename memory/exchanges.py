@@ -19,9 +19,9 @@ from teams.models import Server
 
 from .channels import channel_access
 from .memory_types import TypeProfile, profile_for
-from .models import Exchange, ExchangeStatus, Fact, Scope
+from .models import Exchange, ExchangeStatus, Fact, MemoryType, Scope
 from .prompt import memory_block
-from .retrieval import context_facts, search_words
+from .retrieval import SEARCH_RESULT_LIMIT, context_facts, facts_in_order, search_words
 from .selectors import ai_settings_for_server, summary_text
 from .services import (
     FactAuthor,
@@ -205,13 +205,15 @@ def exchange_search(*, exchange: Exchange, query: str) -> SearchOutcome:
     if exchange.searched_at is not None:
         raise ExchangeRefused(ALREADY_SEARCHED)
     query = clean_text(query)
-    facts = search_words(exchange.server, query)
-    recorded = {"search_query": query, "searched_at": timezone.now(), "search_mode": "words",
+    outcome = _search(exchange, query)
+    facts = outcome.facts
+    recorded = {"search_query": query, "searched_at": timezone.now(), "search_mode": outcome.mode,
+                "search_fallback_reason": outcome.fallback_reason or "",
                 "found_numbers": [fact.number for fact in facts]}
     with connection.cursor() as cursor:  # hand-written: the bot's hot path (config/rows.py)
         cursor.execute(
-            "UPDATE memory_exchange SET search_query = %s, searched_at = %s, search_mode = %s, found_numbers = %s"
-            " WHERE id = %s AND searched_at IS NULL",
+            "UPDATE memory_exchange SET search_query = %s, searched_at = %s, search_mode = %s,"
+            " search_fallback_reason = %s, found_numbers = %s WHERE id = %s AND searched_at IS NULL",
             [*recorded.values(), exchange.pk],
         )
         claimed = cursor.rowcount == 1
@@ -219,7 +221,17 @@ def exchange_search(*, exchange: Exchange, query: str) -> SearchOutcome:
         raise ExchangeRefused(ALREADY_SEARCHED)
     for name, value in recorded.items():
         setattr(exchange, name, value)
-    return SearchOutcome(facts=facts, mode="words")
+    return outcome
+
+
+def _search(exchange: Exchange, query: str) -> SearchOutcome:
+    """Words; under Semantic words and meaning fused, or words with the reason meaning was not used."""
+    if exchange.memory_type != MemoryType.SEMANTIC:
+        return SearchOutcome(facts=search_words(exchange.server, query), mode="words")
+    from .semantic import hybrid_ids
+
+    ranked = hybrid_ids(exchange.server, ai_settings_for_server(exchange.server), query, SEARCH_RESULT_LIMIT)
+    return SearchOutcome(facts=facts_in_order(ranked.ids), mode=ranked.mode, fallback_reason=ranked.fallback_reason)
 
 
 # Memory actions -------------------------------------------------------------------

@@ -6,7 +6,7 @@ from django import forms
 
 from .reply import HistoryMessage
 
-from .models import CONTENT_MAX_LENGTH, KEY_MAX_LENGTH, SUMMARY_MAX_LENGTH, AISettings, Scope
+from .models import CONTENT_MAX_LENGTH, KEY_MAX_LENGTH, SUMMARY_MAX_LENGTH, AISettings, EmbeddingProviderChoice, Scope
 
 
 _IMPORTANCE_ERROR = "The importance must be a number from 0 to 1, or empty for unscored."
@@ -82,6 +82,10 @@ class AISettingsForm(forms.Form):
     include_threads = forms.BooleanField(required=False, label="Include threads",
                                          help_text="A thread follows the channel it was started in. Off: no memory "
                                                    "is read or written in threads.")
+    embedding_provider = forms.ChoiceField(choices=EmbeddingProviderChoice.choices, label="Embeddings (Semantic)",
+                                           required=False,
+                                           help_text="Changing it under Semantic re-embeds every fact, with progress "
+                                                     "on the memory page; searches use words until it is done.")
 
     @staticmethod
     def initial_from(ai_settings: AISettings) -> dict:
@@ -96,6 +100,7 @@ class AISettingsForm(forms.Form):
             "write_channel_ids": "\n".join(ai_settings.write_channel_ids),
             "include_threads": ai_settings.include_threads,
             "reply_channel_ids": "\n".join(ai_settings.reply_channel_ids),
+            "embedding_provider": ai_settings.embedding_provider,
         }
 
     @staticmethod
@@ -113,11 +118,16 @@ class ModelEndpointForm(forms.Form):
                                         "removes the stored key unless you enter it again.")
     remove_key = forms.BooleanField(required=False, label="Remove the stored key")
 
+    def __init__(self, *args, purpose: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.purpose = purpose
+
     def clean(self):
         cleaned = super().clean()
         if cleaned.get("base_url") and not cleaned.get("model_name"):
             self.add_error("model_name", "Name the model this endpoint should use.")
-        if cleaned.get("model_name") and not cleaned.get("base_url"):
+        # An embedding model may name only the model: it is then asked at the reply model's address.
+        if cleaned.get("model_name") and not cleaned.get("base_url") and self.purpose != "embedding":
             self.add_error("base_url", "Enter the endpoint URL for this model.")
         return cleaned
 

@@ -69,7 +69,7 @@ PROFILES: tuple[TypeProfile, ...] = (
         retract_deletes=False, can_supersede=True, can_search=True,
     ),
     TypeProfile(
-        value=MemoryType.SEMANTIC, label="Semantic", position=6, ready=False,
+        value=MemoryType.SEMANTIC, label="Semantic", position=6, ready=True,
         adds="Each fact gets an embedding, so a search finds meaning, not only the same words.",
         changes="Search and relevance fuse words and meaning; without an embedding model it falls back to words "
                 "and says so.",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import uuid
 
+EMBEDDING_DIMENSIONS = 384  # memory.embeddings.DIMENSIONS: one vector size for the column and its index
+
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
@@ -15,6 +17,8 @@ from django.db.models.lookups import GreaterThanOrEqual, LessThanOrEqual
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import cached_property
+
+from pgvector.django import HnswIndex, VectorField
 
 from teams.models import SNOWFLAKE_REGEX, Server
 
@@ -284,6 +288,12 @@ class Summary(models.Model):
         return f"Summary of {self.server}"
 
 
+class EmbeddingProviderChoice(models.TextChoices):
+    LOCAL = "local", "Built-in local model (multilingual-e5-small, no network)"
+    ENDPOINT = "endpoint", "The embedding model endpoint below"
+    NONE = "none", "None: Semantic searches by words only"
+
+
 class AISettings(models.Model):
     """Per-server AI settings (SPEC section 7), including the chosen memory type."""
 
@@ -306,6 +316,10 @@ class AISettings(models.Model):
     reply_channel_ids = ArrayField(
         models.CharField(max_length=20), default=list, blank=True,
         help_text="Channels where the Discord bot answers every message; elsewhere only when mentioned.",
+    )
+    embedding_provider = models.CharField(
+        max_length=16, choices=EmbeddingProviderChoice.choices, default=EmbeddingProviderChoice.LOCAL,
+        help_text="Where Semantic gets its vectors. The endpoint's URL and key default to the reply model's.",
     )
     changed_at = models.DateTimeField(default=timezone.now)
 
@@ -345,7 +359,9 @@ class ModelEndpoint(models.Model):
 
     server = models.ForeignKey(Server, on_delete=models.CASCADE, related_name="model_endpoints")
     purpose = models.CharField(max_length=16, choices=ModelPurpose.choices)
-    base_url = models.URLField("endpoint URL", max_length=500, help_text="e.g. http://127.0.0.1:11434/v1")
+    base_url = models.URLField("endpoint URL", max_length=500, blank=True,
+                               help_text="e.g. http://127.0.0.1:11434/v1 (an embedding model may leave it empty: "
+                                         "it then uses the reply model's URL and key)")
     model_name = models.CharField(max_length=200)
     api_key_encrypted = models.TextField(blank=True, help_text="MultiFernet token; never shown.")
     api_key_hint = models.CharField(max_length=8, blank=True, help_text="Last characters of the key, for masking.")
@@ -362,3 +378,56 @@ class ModelEndpoint(models.Model):
     @property
     def masked_key(self) -> str:
         return f"••••{self.api_key_hint}" if self.api_key_encrypted else ""
+
+
+class FactEmbedding(models.Model):
+    """A fact's vector under one embedding model (Semantic). `text_hash` is of the model and the wording
+    that was embedded: an unchanged fact is never embedded twice, a rewritten one exactly once."""
+
+    fact = models.OneToOneField(Fact, on_delete=models.CASCADE, primary_key=True, related_name="embedding")
+    server = models.ForeignKey(Server, on_delete=models.CASCADE, related_name="+")
+    model_name = models.CharField(max_length=200)
+    text_hash = models.CharField(max_length=64)
+    vector = VectorField(dimensions=EMBEDDING_DIMENSIONS)
+    embedded_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [
+            # Cosine HNSW over every server's vectors; searches filter by server with iterative scans.
+            HnswIndex(name="fact_embedding_hnsw", fields=["vector"], m=16, ef_construction=64,
+                      opclasses=["vector_cosine_ops"]),
+            models.Index(fields=["server", "model_name"], name="fact_embedding_server_model"),
+        ]
+
+
+class EmbeddingRoundStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+    REPLACED = "replaced", "Replaced by a round of another model"
+    FAILED = "failed", "Failed"
+
+
+EMBEDDING_ROUND_OPEN = (EmbeddingRoundStatus.QUEUED, EmbeddingRoundStatus.RUNNING)
+
+
+class EmbeddingRound(models.Model):
+    """The catch-up round: embeds every fact in force that has no vector from the current model."""
+
+    server = models.ForeignKey(Server, on_delete=models.CASCADE, related_name="embedding_rounds")
+    model_name = models.CharField(max_length=200)
+    status = models.CharField(max_length=16, choices=EmbeddingRoundStatus.choices, default=EmbeddingRoundStatus.QUEUED)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    error = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["server"], condition=Q(status__in=["queued", "running"]),
+                                    name="embedding_round_one_open_per_server"),
+        ]

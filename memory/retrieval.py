@@ -144,9 +144,10 @@ def _facts_ever(cursor, server_id: int) -> int:
     return row[0] if row else 0
 
 
-def _best_of_newest_matches(cursor, server_id: int, tsquery: str, exclude_ids: list[int], limit: int) -> list[int]:
+def _best_of_newest_matches(cursor, server_id: int, tsquery: str, exclude_ids: list[int], limit: int,
+                            config: str = SEARCH_CONFIG) -> list[int]:
     """Ids of the `limit` best-ranked among the newest RANK_CANDIDATES matches of `tsquery`."""
-    params = {"server": server_id, "config": SEARCH_CONFIG, "query": tsquery, "exclude": exclude_ids,
+    params = {"server": server_id, "config": config, "query": tsquery, "exclude": exclude_ids,
               "candidates": RANK_CANDIDATES, "limit": limit, "walk": FIRST_WALK}
     ids, matches = _ranked(cursor, _RANKED_WINDOW_SQL, params)
     if matches >= SEARCH_RESULT_LIMIT:
@@ -166,26 +167,43 @@ def _best_of_newest_matches(cursor, server_id: int, tsquery: str, exclude_ids: l
     return _ranked(cursor, _RANKED_GIN_SQL, params)[0]
 
 
+def _lexemes(cursor, query: str) -> list[str]:
+    """The query's stemmed English lexemes without stopwords, as the database sees them."""
+    cursor.execute("SELECT tsvector_to_array(to_tsvector(%s::regconfig, %s))", [SEARCH_CONFIG, query])
+    return list(cursor.fetchone()[0] or [])
+
+
+def _all_but_one(lexemes: list[str]) -> str:
+    """A tsquery (simple config: the lexemes are stemmed already) for facts holding all lexemes but one."""
+    quoted = ["'" + lexeme.replace("'", "''") + "'" for lexeme in lexemes]
+    return " | ".join("(" + " & ".join(quoted[:skip] + quoted[skip + 1:]) + ")" for skip in range(len(quoted)))
+
+
 def search_word_ids(server_id: int, query: str, limit: int = SEARCH_RESULT_LIMIT) -> list[int]:
-    """Ids of search_words' results, best match first (ranking needs their places, not their text)."""
+    """Ids of search_words' results, best match first (ranking needs their places, not their text).
+
+    Facts holding every word of the query first. When they are fewer than `limit` and the query has at
+    least three words (after dropping stopwords), facts holding all of them but one fill the rest:
+    "the tetris tournament on saturday" still finds the tournament fact that does not say "saturday",
+    while "he speaks French" never turns into a search for "French" alone (words are not meaning)."""
     words = _words(query)
     if not words:
         return []
-    found_ids: list[int] = []
     with connection.cursor() as cursor:
-        for operator in (" & ", " | "):
-            if len(found_ids) >= limit or (operator == " | " and len(words) == 1):
-                break
-            found_ids += _best_of_newest_matches(cursor, server_id, operator.join(words), found_ids,
-                                                 limit - len(found_ids))
+        found_ids = _best_of_newest_matches(cursor, server_id, " & ".join(words), [], limit)
+        if len(found_ids) < limit and len(words) >= 3:
+            lexemes = _lexemes(cursor, " ".join(words))[:MAX_QUERY_WORDS]
+            if len(lexemes) >= 3:
+                found_ids += _best_of_newest_matches(cursor, server_id, _all_but_one(lexemes), found_ids,
+                                                     limit - len(found_ids), config="simple")
     return found_ids
 
 
 def search_words(server: Server, query: str, limit: int = SEARCH_RESULT_LIMIT) -> list[Fact]:
     """Full-text search over the facts in force of the server (both scopes), best match first.
 
-    All words together first (precise); when that finds fewer than `limit`, facts that match any of
-    the words fill the rest. Stemmed English lexemes, so "birthdays" finds "birthday". Ranking reads
+    Every word together first (precise); with three words or more, facts holding all but one fill the
+    rest (search_word_ids). Stemmed English lexemes, so "birthdays" finds "birthday". Ranking reads
     at most RANK_CANDIDATES matches, the most recently changed: a word that appears in a hundred
     thousand facts is ranked among its newest 500, so a search costs milliseconds at any size.
     """

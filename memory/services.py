@@ -25,6 +25,7 @@ from .models import (
     SUMMARY_MAX_LENGTH,
     AISettings,
     AuthorKind,
+    EmbeddingProviderChoice,
     Exchange,
     Fact,
     MemoryType,
@@ -157,9 +158,17 @@ def fact_create(
     fact.created_at = fact.changed_at = fact.valid_from = moment
     fact.number = _allocate_fact_numbers(server, 1)[0]
     fact.save()
+    _queue_embedding(fact)
     if author.kind == AuthorKind.STAFF:
         audit_record(actor=author.user, server=server, action="fact.create", target_ids=[fact.number], count=1)
     return fact
+
+
+def _queue_embedding(fact: Fact) -> None:
+    """Under Semantic, the written or rewritten fact is embedded by the worker once this commits."""
+    from .semantic import queue_fact_embeddings
+
+    queue_fact_embeddings(fact.server, [fact.pk])
 
 
 @transaction.atomic
@@ -240,6 +249,7 @@ def fact_update(
     locked.changed_at = timezone.now()
     locked.version += 1
     locked.save(update_fields=["key", "content", "confidence", "importance", "changed_at", "version"])
+    _queue_embedding(locked)  # a wording already embedded is skipped by its hash
     audit_record(actor=actor, server=locked.server, action="fact.edit", target_ids=[locked.number], count=1)
     return locked
 
@@ -354,6 +364,10 @@ def memory_type_set(*, server: Server, actor: AbstractBaseUser, memory_type: str
     server.ai_settings = ai_settings  # the caller's server object now carries the saved row
     if previous != memory_type:
         audit_record(actor=actor, server=server, action="memory_type.set", result=f"{previous} → {memory_type}")
+    if memory_type == MemoryType.SEMANTIC and previous != memory_type:
+        from .semantic import catchup_start
+
+        catchup_start(server)  # every fact without a vector from the current model gets one
     return ai_settings
 
 
@@ -404,6 +418,7 @@ def ai_settings_update(
     write: ChannelRule,
     include_threads: bool,
     reply_channel_ids: tuple[str, ...] | None = None,
+    embedding_provider: str | None = None,
 ) -> AISettings:
     """Validate every field (messages name the allowed range) and save them together."""
     errors: dict[str, str] = {}
@@ -426,10 +441,15 @@ def ai_settings_update(
         bad = [channel for channel in channel_ids if not re.fullmatch(SNOWFLAKE_REGEX, channel)]
         if bad:
             errors[field] = f"Channel ids are numbers of 1–20 digits; not valid: {', '.join(bad[:5])}."
+    if embedding_provider is not None and embedding_provider not in EmbeddingProviderChoice.values:
+        errors["embedding_provider"] = "Choose local, endpoint or none for embeddings."
     if errors:
         raise ValidationError(errors)
 
     ai_settings = ai_settings_for_server(server)
+    provider_changed = embedding_provider is not None and embedding_provider != ai_settings.embedding_provider
+    if embedding_provider is not None:
+        ai_settings.embedding_provider = embedding_provider
     ai_settings.max_injected_items = max_injected_items
     ai_settings.weight_recency = float(weight_recency)
     ai_settings.weight_importance = float(weight_importance)
@@ -442,7 +462,17 @@ def ai_settings_update(
     ai_settings.changed_at = timezone.now()
     ai_settings.save()
     audit_record(actor=actor, server=server, action="ai_settings.update", result="settings saved")
+    if provider_changed:
+        _embedding_model_may_have_changed(server)
     return ai_settings
+
+
+def _embedding_model_may_have_changed(server: Server) -> None:
+    """Under Semantic, a new embedding model re-embeds every fact (a catch-up round; words meanwhile)."""
+    from .semantic import catchup_start
+
+    if ai_settings_for_server(server).memory_type == MemoryType.SEMANTIC:
+        catchup_start(server)
 
 
 @transaction.atomic
@@ -471,10 +501,14 @@ def model_endpoint_set(
     if api_key is not None:
         endpoint.api_key_encrypted = encrypt_secret(api_key) if api_key else ""
         endpoint.api_key_hint = api_key[-4:] if len(api_key) >= 12 else ""
+    if not base_url and purpose != ModelPurpose.EMBEDDING:
+        raise ValidationError({"base_url": "Enter the endpoint URL for this model."})
     endpoint.changed_at = timezone.now()
     endpoint.full_clean(exclude=["server"])
     endpoint.save()
     audit_record(actor=actor, server=server, action="model_endpoint.set", result=purpose)
+    if purpose in (ModelPurpose.EMBEDDING, ModelPurpose.REPLY):
+        _embedding_model_may_have_changed(server)
     return endpoint
 
 
@@ -484,3 +518,5 @@ def model_endpoint_remove(*, server: Server, actor: AbstractBaseUser, purpose: s
     removed, _ = ModelEndpoint.objects.filter(server=server, purpose=purpose).delete()
     if removed:
         audit_record(actor=actor, server=server, action="model_endpoint.remove", result=purpose)
+        if purpose in (ModelPurpose.EMBEDDING, ModelPurpose.REPLY):
+            _embedding_model_may_have_changed(server)

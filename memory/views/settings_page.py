@@ -25,7 +25,8 @@ def _endpoint_forms(data, endpoints) -> list[tuple[str, str, ModelEndpointForm, 
     for purpose, label in ModelPurpose.choices:
         endpoint = endpoints.get(purpose)
         initial = {"base_url": endpoint.base_url, "model_name": endpoint.model_name} if endpoint else {}
-        forms.append((purpose, label, ModelEndpointForm(data, prefix=purpose, initial=initial), endpoint))
+        forms.append((purpose, label, ModelEndpointForm(data, prefix=purpose, initial=initial, purpose=purpose),
+                      endpoint))
     return forms
 
 
@@ -72,6 +73,7 @@ def _save(request, server, form: AISettingsForm, endpoint_forms) -> None:
         write=ChannelRule(data["write_all_channels"], AISettingsForm.split_ids(data["write_channel_ids"])),
         include_threads=data["include_threads"],
         reply_channel_ids=AISettingsForm.split_ids(data["reply_channel_ids"]),
+        embedding_provider=data["embedding_provider"] or None,  # left out of the form: unchanged
     )
     for purpose, _, endpoint_form, endpoint in endpoint_forms:
         cleaned = endpoint_form.cleaned_data

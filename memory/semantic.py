@@ -1,0 +1,324 @@
+"""Semantic memory: fact vectors in PostgreSQL (pgvector, HNSW), hybrid search, and the catch-up round.
+
+Costs (SPEC §4, Semantic): a fact is embedded once per wording — after it is written or rewritten, in
+batches, by the worker, queued when the write commits — and never again while its text is unchanged
+(`text_hash`); a message of MIN_MESSAGE_CHARACTERS or more costs one call, a shorter one none. The
+bot's one search embeds its query (one call per search).
+
+Search and relevance fuse the words ranking and the vector ranking (reciprocal rank fusion). Whenever
+meaning cannot be used — no embedding model, the provider fails or times out, the catch-up round is
+still running, or the model was just changed — they fall back to words and say why; never an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from dataclasses import dataclass
+
+from django.db import connection, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from teams.models import Server
+
+from .embeddings import (
+    MIN_MESSAGE_CHARACTERS,
+    EmbeddingError,
+    EmbeddingProvider,
+    LocalProvider,
+    endpoint_provider,
+    fact_text,
+)
+from .models import (
+    EMBEDDING_ROUND_OPEN,
+    AISettings,
+    EmbeddingProviderChoice,
+    EmbeddingRound,
+    EmbeddingRoundStatus,
+    Fact,
+    FactEmbedding,
+    MemoryType,
+)
+from .selectors import ai_settings_for_server, model_endpoints_for_server
+
+logger = logging.getLogger(__name__)
+
+EMBED_BATCH = 32
+# Each ranking contributes its first RESULT_DEPTH facts to the fusion.
+RESULT_DEPTH = 30
+# Reciprocal rank fusion: score = Σ weight / (RRF_K + rank). Meaning weighs more than words, because
+# members rarely use the words a fact was written with (bench/retrieval.py measures the choice).
+RRF_K = 20
+WORDS_WEIGHT = 0.6
+MEANING_WEIGHT = 1.0
+HNSW_EF_SEARCH = 100
+
+
+def provider_for(server: Server, ai_settings: AISettings | None = None) -> tuple[EmbeddingProvider | None, str]:
+    """The server's embedding provider, or None and why there is none (one sentence)."""
+    ai_settings = ai_settings or ai_settings_for_server(server)
+    if ai_settings.embedding_provider == EmbeddingProviderChoice.LOCAL:
+        return LocalProvider(), ""
+    if ai_settings.embedding_provider == EmbeddingProviderChoice.ENDPOINT:
+        provider = endpoint_provider(model_endpoints_for_server(server))
+        if provider is None:
+            return None, "no embedding endpoint is configured (AI settings)"
+        return provider, ""
+    return None, "embeddings are switched off for this server (AI settings)"
+
+
+def text_hash(key: str, content: str, model_name: str) -> str:
+    return hashlib.sha256(f"{model_name}\n{fact_text(key, content)}".encode()).hexdigest()
+
+
+# Writing vectors ---------------------------------------------------------------------
+
+
+def queue_fact_embeddings(server: Server, fact_ids: list[int]) -> None:
+    """After a write commits: embed the facts (Semantic servers only; a no-op otherwise)."""
+    ai_settings = ai_settings_for_server(server)
+    if ai_settings.memory_type != MemoryType.SEMANTIC or not fact_ids:
+        return
+    from .tasks import embed_facts
+
+    server_id, ids = server.pk, list(fact_ids)
+    transaction.on_commit(lambda: embed_facts.delay(server_id, ids))
+
+
+@dataclass
+class EmbedOutcome:
+    embedded: int  # facts sent to the provider
+    unchanged: int  # facts whose text was already embedded by this model
+
+
+def embed_facts_now(server: Server, fact_ids: list[int], provider: EmbeddingProvider | None = None) -> EmbedOutcome:
+    """Embed the facts in force among `fact_ids` whose current wording has no vector from this model;
+    one provider call per EMBED_BATCH facts. Idempotent: run twice, the second run calls nothing."""
+    if provider is None:
+        provider, _ = provider_for(server)
+        if provider is None:
+            return EmbedOutcome(0, 0)
+    facts = list(Fact.objects.filter(server=server, pk__in=fact_ids, retracted_at__isnull=True)
+                 .values_list("pk", "key", "content"))
+    existing = dict(FactEmbedding.objects.filter(fact_id__in=[pk for pk, _, _ in facts], model_name=provider.model_name)
+                    .values_list("fact_id", "text_hash"))
+    todo = [(pk, key, content) for pk, key, content in facts
+            if existing.get(pk) != text_hash(key, content, provider.model_name)]
+    for start in range(0, len(todo), EMBED_BATCH):
+        batch = todo[start : start + EMBED_BATCH]
+        vectors = provider.passages([fact_text(key, content) for _, key, content in batch])
+        now = timezone.now()
+        FactEmbedding.objects.bulk_create(
+            [FactEmbedding(fact_id=pk, server=server, model_name=provider.model_name,
+                           text_hash=text_hash(key, content, provider.model_name), vector=vector, embedded_at=now)
+             for (pk, key, content), vector in zip(batch, vectors, strict=True)],
+            update_conflicts=True, unique_fields=["fact"],
+            update_fields=["model_name", "text_hash", "vector", "embedded_at"],
+        )
+    return EmbedOutcome(embedded=len(todo), unchanged=len(facts) - len(todo))
+
+
+# The catch-up round --------------------------------------------------------------------
+
+
+def facts_needing_embedding(server: Server, model_name: str):
+    """Facts in force without a vector from `model_name` for their current wording. (A stale hash is
+    checked when the batch is embedded; here a vector of another model, or none, is what counts.)"""
+    current = FactEmbedding.objects.filter(model_name=model_name, fact_id__in=Fact.objects.filter(server=server))
+    return (Fact.objects.filter(server=server, retracted_at__isnull=True)
+            .exclude(pk__in=current.values("fact_id")))
+
+
+def catchup_start(server: Server) -> EmbeddingRound | None:
+    """Queue a catch-up round for the server's current model (switching to Semantic, or a new model).
+    An open round of the same model is kept; one of another model is replaced."""
+    provider, _ = provider_for(server)
+    if provider is None:
+        return None
+    with transaction.atomic():
+        Server.objects.select_for_update().filter(pk=server.pk).first()
+        open_round = EmbeddingRound.objects.filter(server=server, status__in=EMBEDDING_ROUND_OPEN).first()
+        if open_round is not None and open_round.model_name == provider.model_name:
+            return open_round
+        if open_round is not None:
+            open_round.status = EmbeddingRoundStatus.REPLACED
+            open_round.finished_at = timezone.now()
+            open_round.save(update_fields=["status", "finished_at"])
+        total = facts_needing_embedding(server, provider.model_name).count()
+        catchup = EmbeddingRound.objects.create(server=server, model_name=provider.model_name, total=total)
+    from .tasks import run_catchup
+
+    transaction.on_commit(lambda: run_catchup.delay(catchup.pk))
+    return catchup
+
+
+def catchup_run(round_id: int, provider: EmbeddingProvider | None = None, batches: int | None = None) -> EmbeddingRound:
+    """Embed batch after batch, committing each, until nothing is left (or `batches` ran). Resumable:
+    what is done is in the database, so a restarted worker simply continues."""
+    catchup = EmbeddingRound.objects.select_related("server").get(pk=round_id)
+    if catchup.status not in EMBEDDING_ROUND_OPEN:
+        return catchup
+    server = catchup.server
+    if provider is None:
+        provider, reason = provider_for(server)
+        if provider is None or provider.model_name != catchup.model_name:
+            catchup.status, catchup.finished_at = EmbeddingRoundStatus.REPLACED, timezone.now()
+            catchup.error = reason or "The embedding model changed; a new round took over."
+            catchup.save(update_fields=["status", "finished_at", "error"])
+            return catchup
+    EmbeddingRound.objects.filter(pk=round_id, status=EmbeddingRoundStatus.QUEUED).update(
+        status=EmbeddingRoundStatus.RUNNING, started_at=timezone.now())
+    ran = 0
+    while batches is None or ran < batches:
+        ids = list(facts_needing_embedding(server, catchup.model_name).order_by("pk")
+                   .values_list("pk", flat=True)[:EMBED_BATCH])
+        if not ids:
+            break
+        try:
+            embed_facts_now(server, ids, provider)
+        except EmbeddingError as error:
+            EmbeddingRound.objects.filter(pk=round_id).update(error=str(error)[:500])
+            raise
+        ran += 1
+        done = catchup.total - facts_needing_embedding(server, catchup.model_name).count()
+        EmbeddingRound.objects.filter(pk=round_id).update(done=max(done, 0), updated_at=timezone.now())
+        if not EmbeddingRound.objects.filter(pk=round_id, status__in=EMBEDDING_ROUND_OPEN).exists():
+            break  # replaced by a round of another model meanwhile
+    catchup.refresh_from_db()
+    if catchup.status in EMBEDDING_ROUND_OPEN and not facts_needing_embedding(server, catchup.model_name).exists():
+        catchup.status, catchup.done, catchup.finished_at = EmbeddingRoundStatus.FINISHED, catchup.total, timezone.now()
+        catchup.save(update_fields=["status", "done", "finished_at"])
+    return catchup
+
+
+@dataclass(frozen=True)
+class CatchupProgress:
+    round: EmbeddingRound
+    done: int
+    total: int
+    rate_per_s: float | None
+    seconds_left: float | None
+
+    @property
+    def percent(self) -> int:
+        return 100 if not self.total else min(100, int(100 * self.done / self.total))
+
+
+def catchup_progress(server: Server) -> CatchupProgress | None:
+    """The latest open catch-up round's progress (None when none is open)."""
+    catchup = EmbeddingRound.objects.filter(server=server, status__in=EMBEDDING_ROUND_OPEN).order_by("-created_at").first()
+    if catchup is None:
+        return None
+    rate = None
+    left = None
+    if catchup.started_at and catchup.done:
+        elapsed = (timezone.now() - catchup.started_at).total_seconds()
+        rate = catchup.done / elapsed if elapsed > 0 else None
+        left = (catchup.total - catchup.done) / rate if rate else None
+    return CatchupProgress(catchup, catchup.done, catchup.total, rate, left)
+
+
+# Reading: can meaning be used, and hybrid search ---------------------------------------
+
+
+@dataclass(frozen=True)
+class Meaning:
+    """Whether meaning can be used now on this server: a provider, or the reason it cannot."""
+
+    provider: EmbeddingProvider | None
+    fallback_reason: str | None
+
+
+def meaning_for(server: Server, ai_settings: AISettings) -> Meaning:
+    provider, reason = provider_for(server, ai_settings)
+    if provider is None:
+        return Meaning(None, reason)
+    latest = EmbeddingRound.objects.filter(server=server).exclude(status=EmbeddingRoundStatus.REPLACED) \
+        .order_by("-created_at").first()
+    if latest is None or latest.model_name != provider.model_name:
+        return Meaning(None, "the embedding model was just changed and its catch-up round has not run yet")
+    if latest.status != EmbeddingRoundStatus.FINISHED:
+        return Meaning(None, f"the catch-up round has not finished ({latest.done} of {latest.total} facts embedded)")
+    return Meaning(provider, None)
+
+
+def nearest_fact_ids(server_id: int, model_name: str, vector: list[float], limit: int = RESULT_DEPTH) -> list[int]:
+    """Facts in force closest in meaning, nearest first: the HNSW index filtered by server, with
+    pgvector's iterative scan so the filter never leaves fewer than `limit` results."""
+    literal = "[" + ",".join(f"{value:.7g}" for value in vector) + "]"
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+        cursor.execute("SET LOCAL hnsw.ef_search = %s", [HNSW_EF_SEARCH])
+        cursor.execute(
+            """
+            SELECT nearest.fact_id FROM (
+                SELECT e.fact_id, e.vector <=> %s::vector AS distance FROM memory_factembedding e
+                WHERE e.server_id = %s AND e.model_name = %s
+                ORDER BY e.vector <=> %s::vector LIMIT %s
+            ) nearest JOIN memory_fact f ON f.id = nearest.fact_id AND f.retracted_at IS NULL
+            ORDER BY nearest.distance, nearest.fact_id LIMIT %s
+            """,
+            [literal, server_id, model_name, literal, limit * 2, limit],
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+def fuse(words: list[int], meaning: list[int], limit: int) -> list[int]:
+    """Reciprocal rank fusion of two rankings, best first (ties: the better meaning rank)."""
+    scores: dict[int, float] = {}
+    for rank, fact_id in enumerate(words, start=1):
+        scores[fact_id] = scores.get(fact_id, 0.0) + WORDS_WEIGHT / (RRF_K + rank)
+    meaning_rank = {fact_id: rank for rank, fact_id in enumerate(meaning, start=1)}
+    for fact_id, rank in meaning_rank.items():
+        scores[fact_id] = scores.get(fact_id, 0.0) + MEANING_WEIGHT / (RRF_K + rank)
+    return sorted(scores, key=lambda fact_id: (-scores[fact_id], meaning_rank.get(fact_id, 10**9), fact_id))[:limit]
+
+
+@dataclass(frozen=True)
+class RankedIds:
+    ids: list[int]
+    mode: str  # "hybrid" | "words"
+    fallback_reason: str | None
+    embedding_calls: int
+    embed_ms: float = 0.0
+
+
+def hybrid_ids(server: Server, ai_settings: AISettings, text: str, limit: int, *,
+               embed_short_text: bool = True) -> RankedIds:
+    """Words and meaning fused for `text`; words alone (with the reason) whenever meaning cannot be
+    used. `embed_short_text=False` applies the message rule: under MIN_MESSAGE_CHARACTERS, no call."""
+    from .retrieval import search_word_ids
+
+    words = search_word_ids(server.pk, text, max(limit, RESULT_DEPTH))
+    meaning = meaning_for(server, ai_settings)
+    if meaning.provider is None:
+        return RankedIds(words[:limit], "words", meaning.fallback_reason, 0)
+    if not embed_short_text and len(text.strip()) < MIN_MESSAGE_CHARACTERS:
+        return RankedIds(words[:limit], "words", f"messages under {MIN_MESSAGE_CHARACTERS} characters are not "
+                                                 "embedded", 0)
+    started = time.perf_counter()
+    try:
+        vector = meaning.provider.query(text)
+    except EmbeddingError as error:
+        return RankedIds(words[:limit], "words", f"the embedding provider failed: {error}", 1)
+    except Exception as error:  # noqa: BLE001 - a broken local model must not break a reply
+        logger.exception("embedding the query failed")
+        return RankedIds(words[:limit], "words", f"the embedding provider failed ({error.__class__.__name__})", 1)
+    embed_ms = (time.perf_counter() - started) * 1000
+    nearest = nearest_fact_ids(server.pk, meaning.provider.model_name, vector, max(limit, RESULT_DEPTH))
+    return RankedIds(fuse(words, nearest, limit), "hybrid", None, 1, embed_ms)
+
+
+def semantic_pairs_ready(server: Server) -> EmbeddingProvider | None:
+    """The provider whose vectors cover the server, for consolidation's vector neighbours (or None)."""
+    ai_settings = ai_settings_for_server(server)
+    if ai_settings.memory_type != MemoryType.SEMANTIC:
+        return None
+    return meaning_for(server, ai_settings).provider
+
+
+def stale_vectors(server: Server, model_name: str) -> int:
+    """Vectors of this server made by another model (left behind by a model change)."""
+    return FactEmbedding.objects.filter(server=server).filter(~Q(model_name=model_name)).count()

@@ -1,0 +1,180 @@
+"""Semantic memory with real vectors: the built-in local model, and an OpenAI-compatible endpoint
+played by the local fake server (which answers /v1/embeddings with the same local model's vectors,
+so calls can be counted)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from memory import semantic
+from memory.embeddings import LOCAL_MODEL_NAME, LocalProvider
+from memory.exchanges import IncomingMessage, exchange_open, exchange_search
+from memory.models import EmbeddingRound, EmbeddingRoundStatus, FactEmbedding, MemoryType, ModelPurpose
+from memory.retrieval import search_words
+from memory.services import ai_settings_update, fact_update, memory_type_set, model_endpoint_set
+from memory.services import ChannelRule
+from tests.factories import make_fact
+from tests.model_server import FakeModelServer, Status
+
+pytestmark = pytest.mark.django_db
+CHANNEL, MEMBER = "300000000000000001", "200000000000000001"
+FACTS = [
+    ("language", "The server's language is French."),
+    ("raid_day", "Raid nights are Thursdays at nine."),
+    ("pets", "Mira keeps a rescue ferret called Biscuit."),
+    ("theme", "The community is about cosy farming games."),
+    ("mods", "Alex and Nova moderate the server."),
+]
+
+
+@pytest.fixture
+def embedding_server(server, owner):
+    fake = FakeModelServer()
+    fake.thread = threading.Thread(target=fake.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    fake.start()
+    model_endpoint_set(server=server, actor=owner, purpose=ModelPurpose.EMBEDDING, base_url=fake.base_url,
+                       model_name="fake-e5", api_key="sk-embed-0123456789abcdef")
+    yield fake
+    fake.stop()
+
+
+def use_endpoint(server, owner) -> None:
+    settings = server.ai_settings
+    ai_settings_update(server=server, actor=owner, max_injected_items=settings.max_injected_items,
+                       weight_recency=1, weight_importance=1, weight_relevance=1,
+                       read=ChannelRule(True, ()), write=ChannelRule(True, ()), include_threads=False,
+                       embedding_provider="endpoint")
+
+
+@pytest.fixture
+def semantic_server(server, owner, embedding_server, django_capture_on_commit_callbacks):
+    """Five facts, the endpoint provider, switched to Semantic: the catch-up round ran (eager worker)."""
+    for key, content in FACTS:
+        make_fact(server, key=key, content=content)
+    with django_capture_on_commit_callbacks(execute=True):
+        memory_type_set(server=server, actor=owner, memory_type=MemoryType.ARCHIVE)
+        use_endpoint(server, owner)
+        memory_type_set(server=server, actor=owner, memory_type=MemoryType.SEMANTIC)
+    return server
+
+
+def open_exchange(server, content: str = "hello there everyone"):
+    return exchange_open(server=server, message=IncomingMessage(channel_id=CHANNEL, author_id=MEMBER,
+                                                                content=content)).exchange
+
+
+def test_switching_to_semantic_embeds_every_fact_once_in_a_catch_up_round(semantic_server, embedding_server):
+    catchup = EmbeddingRound.objects.get(server=semantic_server)
+    assert (catchup.status, catchup.done, catchup.total) == (EmbeddingRoundStatus.FINISHED, 5, 5)
+    assert FactEmbedding.objects.filter(server=semantic_server).count() == 5
+    assert sorted(embedding_server.embedded_texts()) == sorted(f"{k.replace('_', ' ')}: {c}" for k, c in FACTS)
+
+
+def test_he_speaks_french_finds_the_language_under_semantic_and_not_by_words(semantic_server, embedding_server):
+    assert search_words(semantic_server, "he speaks French") == []
+    exchange = open_exchange(semantic_server)
+    calls = embedding_server.embedding_calls
+    outcome = exchange_search(exchange=exchange, query="he speaks French")
+    assert outcome.mode == "hybrid" and outcome.fallback_reason is None
+    assert outcome.facts[0].key == "language"
+    assert embedding_server.embedding_calls == calls + 1  # the search query, once
+    exchange.refresh_from_db()
+    assert (exchange.search_mode, exchange.found_numbers[0]) == ("hybrid", outcome.facts[0].number)
+
+
+def test_a_rewrite_re_embeds_exactly_once_and_an_unchanged_fact_never(semantic_server, embedding_server, owner,
+                                                                     django_capture_on_commit_callbacks):
+    fact = semantic_server.facts.get(key="pets")
+    before = embedding_server.embedding_calls
+    with django_capture_on_commit_callbacks(execute=True):
+        fact_update(fact=fact, actor=owner, expected_version=fact.version, key="pets",
+                    content="Mira keeps two rescue ferrets.", confidence=1.0)
+    assert embedding_server.embedding_calls == before + 1
+    assert embedding_server.embedded_texts()[-1] == "pets: Mira keeps two rescue ferrets."
+    fact.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        fact_update(fact=fact, actor=owner, expected_version=fact.version, key="pets",
+                    content="Mira keeps two rescue ferrets.", confidence=0.9)  # confidence only: same text
+        semantic.embed_facts_now(semantic_server, list(semantic_server.facts.values_list("pk", flat=True)))
+    assert embedding_server.embedding_calls == before + 1
+
+
+def test_a_message_under_12_characters_makes_no_embedding_call(semantic_server, embedding_server):
+    before = embedding_server.embedding_calls
+    open_exchange(semantic_server, "hi all :)")
+    assert embedding_server.embedding_calls == before
+    open_exchange(semantic_server, "does anyone here speak French?")
+    assert embedding_server.embedding_calls == before + 1
+
+
+def test_no_embedding_model_falls_back_to_words_with_the_reason(semantic_server, owner):
+    from memory.services import model_endpoint_remove
+
+    model_endpoint_remove(server=semantic_server, actor=owner, purpose=ModelPurpose.EMBEDDING)
+    outcome = exchange_search(exchange=open_exchange(semantic_server), query="French language")
+    assert outcome.mode == "words" and "no embedding endpoint" in outcome.fallback_reason
+    assert outcome.facts[0].key == "language"
+
+
+def test_a_failing_endpoint_falls_back_to_words_never_an_error(semantic_server, embedding_server):
+    exchange = open_exchange(semantic_server)
+    embedding_server.embedding_script = [Status(500)]
+    outcome = exchange_search(exchange=exchange, query="French language")
+    assert outcome.mode == "words" and "HTTP 500" in outcome.fallback_reason
+
+
+def test_an_unfinished_catch_up_round_falls_back_to_words(semantic_server):
+    EmbeddingRound.objects.filter(server=semantic_server).update(status=EmbeddingRoundStatus.RUNNING, done=3)
+    outcome = exchange_search(exchange=open_exchange(semantic_server), query="he speaks French")
+    assert outcome.mode == "words" and "catch-up round has not finished (3 of 5" in outcome.fallback_reason
+
+
+def test_a_model_change_falls_back_until_its_catch_up_brings_hybrid_back(semantic_server, embedding_server, owner,
+                                                                        django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        model_endpoint_set(server=semantic_server, actor=owner, purpose=ModelPurpose.EMBEDDING,
+                           base_url=embedding_server.base_url, model_name="fake-e5-v2", api_key=None)
+    outcome = exchange_search(exchange=open_exchange(semantic_server), query="he speaks French")
+    assert outcome.mode == "words" and "not finished (0 of 5" in outcome.fallback_reason
+    for callback in callbacks:  # the worker runs the queued catch-up round now
+        callback()
+    latest = EmbeddingRound.objects.filter(server=semantic_server).order_by("-created_at").first()
+    assert (latest.model_name.endswith("#fake-e5-v2"), latest.status) == (True, EmbeddingRoundStatus.FINISHED)
+    again = exchange_search(exchange=open_exchange(semantic_server), query="he speaks French")
+    assert again.mode == "hybrid" and again.facts[0].key == "language"
+
+
+def test_the_catch_up_round_resumes_where_a_killed_worker_stopped(server, owner, embedding_server, monkeypatch):
+    monkeypatch.setattr(semantic, "EMBED_BATCH", 2)
+    for key, content in FACTS:
+        make_fact(server, key=key, content=content)
+    use_endpoint(server, owner)
+    memory_type_set(server=server, actor=owner, memory_type=MemoryType.SEMANTIC)  # on_commit not run: queued
+    catchup = EmbeddingRound.objects.get(server=server)
+    semantic.catchup_run(catchup.pk, batches=1)  # the worker dies after one batch
+    assert FactEmbedding.objects.filter(server=server).count() == 2
+    catchup.refresh_from_db()
+    assert (catchup.status, catchup.done) == (EmbeddingRoundStatus.RUNNING, 2)
+    semantic.catchup_run(catchup.pk)  # the redelivered task
+    catchup.refresh_from_db()
+    assert (catchup.status, catchup.done) == (EmbeddingRoundStatus.FINISHED, 5)
+    assert embedding_server.embedding_calls == 3 and len(embedding_server.embedded_texts()) == 5
+
+
+def test_the_local_provider_needs_no_network_and_gives_real_vectors():
+    provider = LocalProvider()
+    french, raid = provider.passages(["language: The server's language is French.", "raid day: Raids are Thursdays."])
+    query = provider.query("he speaks French")
+    closeness = [sum(a * b for a, b in zip(query, vector, strict=True)) for vector in (french, raid)]
+    assert len(french) == 384 and closeness[0] > closeness[1]
+    assert provider.model_name == LOCAL_MODEL_NAME
+
+
+def test_ranked_relevance_under_semantic_uses_meaning(semantic_server, owner):
+    from memory.retrieval import message_relevance
+
+    relevance = message_relevance(semantic_server, "does anyone here speak French?", semantic_server.ai_settings)
+    language = semantic_server.facts.get(key="language")
+    assert relevance and max(relevance, key=relevance.get) == language.pk
