@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Sum
 from django.db.models.functions import Length
+from django.urls import reverse
 from django.utils import timezone
 
 from teams.models import Server
@@ -54,6 +55,7 @@ class TypeCard:
     dry_run: list[str]  # sentences with this server's numbers
     offer_restore_all: bool = False
     slot_changes: SlotChanges | None = None  # Ranked: winners and losers for a message that matches no fact
+    lazy_url: str = ""  # numbers that take a moment to compute, loaded into the card after the page
 
 
 def clean_sample_message(raw: str) -> str:
@@ -150,6 +152,11 @@ def type_cards(server: Server, current: str) -> list[TypeCard]:
             lines.extend(_ranked_numbers(server, in_force))
             if profile.value != current:
                 slot_changes = ranked_slot_changes(server, "")
+        lazy_url = ""
+        if profile.value == MemoryType.CONSOLIDATED:
+            lazy_url = reverse("consolidation:dry-run", args=[server.guild_id])
+        elif profile.value == MemoryType.SEMANTIC:
+            lazy_url = reverse("memory:semantic-dry-run", args=[server.guild_id])
         cards.append(TypeCard(profile=profile, is_current=profile.value == current, dry_run=lines,
-                              offer_restore_all=offer_restore_all, slot_changes=slot_changes))
+                              offer_restore_all=offer_restore_all, slot_changes=slot_changes, lazy_url=lazy_url))
     return cards

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import docs, exchanges, facts, memory_page, server_memory, settings_page
+from .views import docs, exchanges, facts, memory_page, semantic, server_memory, settings_page
 
 app_name = "memory"
 
@@ -25,4 +25,6 @@ urlpatterns = [
     path(server + "exchanges/", exchanges.exchange_list, name="exchanges"),
     path(server + "exchanges/<uuid:exchange_id>/", exchanges.exchange_detail, name="exchange"),
     path(server + "playground/", exchanges.playground, name="playground"),
+    path(server + "embedding-progress", semantic.embedding_progress, name="embedding-progress"),
+    path(server + "memory-type/semantic", semantic.semantic_dry_run_view, name="semantic-dry-run"),
 ]

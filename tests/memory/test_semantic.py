@@ -178,3 +178,29 @@ def test_ranked_relevance_under_semantic_uses_meaning(semantic_server, owner):
     relevance = message_relevance(semantic_server, "does anyone here speak French?", semantic_server.ai_settings)
     language = semantic_server.facts.get(key="language")
     assert relevance and max(relevance, key=relevance.get) == language.pk
+
+
+def test_the_progress_bar_follows_the_catch_up_round_and_the_dry_run_counts_calls(server, owner, member,
+                                                                                   embedding_server):
+    from django.urls import reverse
+
+    from tests.conftest import logged_in_client
+
+    for key, content in FACTS:
+        make_fact(server, key=key, content=content)
+    make_fact(server, key="lang", content="Server language: French")
+    use_endpoint(server, owner)
+    client = logged_in_client(member)
+    dry_run = client.get(reverse("memory:semantic-dry-run", args=[server.guild_id]), headers={"HX-Request": "true"})
+    assert "would embed 6 facts in 1 calls" in dry_run.content.decode()
+    memory_type_set(server=server, actor=owner, memory_type=MemoryType.SEMANTIC)  # queued, the worker not run yet
+    semantic.catchup_run(EmbeddingRound.objects.get(server=server).pk, batches=0)
+    bar = client.get(reverse("memory:embedding-progress", args=[server.guild_id]), headers={"HX-Request": "true"})
+    assert 'hx-trigger="every 2s"' in bar.content.decode() and "0 of 6" in bar.content.decode()
+    semantic.catchup_run(EmbeddingRound.objects.get(server=server).pk)
+    done = client.get(reverse("memory:embedding-progress", args=[server.guild_id]), headers={"HX-Request": "true"})
+    assert "every 2s" not in done.content.decode() and "Every fact in force has its vector" in done.content.decode()
+    again = client.get(reverse("memory:semantic-dry-run", args=[server.guild_id]), headers={"HX-Request": "true"})
+    html = again.content.decode()
+    assert "would embed 0 facts" in html and "6 facts already have a vector" in html
+    assert "Server language: French" in html  # the vectors see language / lang as the same

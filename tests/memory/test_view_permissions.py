@@ -71,6 +71,8 @@ MATRIX: list[Route] = [
     Route("exchanges", SERVER, "GET", False),
     Route("exchange", EXCHANGE, "GET", False),
     Route("playground", SERVER, "GET", True),
+    Route("embedding-progress", SERVER, "GET", False),
+    Route("semantic-dry-run", SERVER, "GET", False),
     Route("playground", SERVER, "POST", True,
           {"member_id": "200000000000000011", "member_name": "Paul", "channel_id": "111", "thread_parent_id": "",
            "history": "", "message": "When is the tournament?"}),

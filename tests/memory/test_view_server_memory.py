@@ -74,8 +74,20 @@ def test_choosing_ledger_with_htmx_answers_the_memory_type_block(owner, server):
     assert "Memory type: Ledger" in page
 
 
+@pytest.fixture
+def semantic_not_ready(monkeypatch):
+    """All six types are built; a type whose machinery is missing must still be refused by the view."""
+    import dataclasses
+
+    from memory import memory_types
+    from memory.models import MemoryType
+
+    monkeypatch.setitem(memory_types._BY_VALUE, MemoryType.SEMANTIC,
+                        dataclasses.replace(memory_types.profile_for(MemoryType.SEMANTIC), ready=False))
+
+
 @pytest.mark.parametrize("htmx", [False, True], ids=["full page", "htmx"])
-def test_choosing_semantic_answers_422_not_ready_and_changes_nothing(owner, server, htmx):
+def test_choosing_a_type_that_is_not_ready_answers_422_and_changes_nothing(owner, server, htmx, semantic_not_ready):
     response = logged_in_client(owner).post(reverse("memory:memory-type", args=[server.guild_id]),
                                             {"memory_type": "semantic"}, headers=HTMX if htmx else {})
     assert response.status_code == 422
@@ -107,11 +119,12 @@ def test_the_memory_type_page_shows_six_cards_with_a_dry_run_in_numbers(member, 
     assert "Choose Ledger" not in page  # a viewer gets the comparison, not the buttons
 
 
-def test_the_owner_may_choose_only_ready_types_other_than_the_current_one(owner, server):
+def test_with_all_six_ready_the_owner_may_choose_any_type_but_the_current_one(owner, server):
     page = logged_in_client(owner).get(reverse("memory:memory-type", args=[server.guild_id]),
                                        headers=HTMX).content.decode()
     assert "<html" not in page
-    assert re.findall(r"Choose ([\w ]+)</button>", page) == ["Ledger", "Searchable archive", "Ranked", "Consolidated"]
+    assert re.findall(r"Choose ([\w ]+)</button>", page) == ["Ledger", "Searchable archive", "Ranked", "Consolidated",
+                                                             "Semantic"]
 
 
 # Restore all ---------------------------------------------------------------------
