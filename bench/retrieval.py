@@ -1,0 +1,99 @@
+"""Retrieval quality: words, meaning and hybrid search on the hand-written Lantern Hollow data set.
+
+bench/retrieval_data.py holds 360 facts and 230 questions paraphrased away from their answers (90 %
+share no content word with the answer). The facts live on the bench server "Bench Lantern Hollow"
+(created once under var/bench, with real vectors from the built-in local model, about 15 s the first
+time). For every question:
+
+- words: the bot's full-text search (memory.retrieval.search_word_ids: every word, or all but one);
+- meaning: nearest facts by vector (memory.semantic.nearest_fact_ids, the filtered HNSW index);
+- hybrid: what Semantic uses: the two fused by reciprocal rank fusion (memory.semantic.fuse), words
+  weighing a tenth of meaning (memory.semantic explains the measured choice).
+
+Figures: `bench: retrieval.<mode> recall5=<x> mrr=<y>` (recall@5: an answer among the first five;
+MRR over the first ten). A `#` table follows with the fusion settings tried (words weight × RRF k),
+which is how memory.semantic's WORDS_WEIGHT and RRF_K were chosen.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from _harness import setup_django
+
+GUILD_ID = "900000000000000010"
+SERVER_NAME = "Bench Lantern Hollow"
+DEPTH = 30
+TOP = 10
+
+
+def _server_with_vectors():
+    from _seed import bench_server_and_user
+    from retrieval_data import FACTS
+
+    from memory.embeddings import LocalProvider
+    from memory.models import Fact
+    from memory.semantic import embed_facts_now
+    from memory.services import FactAuthor, fact_create
+
+    server, user = bench_server_and_user(GUILD_ID, SERVER_NAME)
+    by_key = {fact.key: fact for fact in Fact.objects.filter(server=server, retracted_at__isnull=True)}
+    for key, content in FACTS:
+        if key not in by_key:
+            by_key[key] = fact_create(server=server, author=FactAuthor.staff(user), key=key, content=content)
+    provider = LocalProvider()
+    started = time.perf_counter()
+    outcome = embed_facts_now(server, [fact.pk for fact in by_key.values()], provider)
+    print(f"# {len(by_key)} facts; embedded {outcome.embedded} now ({outcome.unchanged} had vectors) in "
+          f"{time.perf_counter() - started:.1f} s", file=sys.stderr)
+    return server, provider, [by_key[key].pk for key, _ in FACTS]
+
+
+def _scores(rankings: list[list[int]], answers: list[set[int]]) -> tuple[float, float]:
+    recall, reciprocal = 0, 0.0
+    for ranking, wanted in zip(rankings, answers, strict=True):
+        if any(fact_id in wanted for fact_id in ranking[:5]):
+            recall += 1
+        for position, fact_id in enumerate(ranking[:TOP], start=1):
+            if fact_id in wanted:
+                reciprocal += 1 / position
+                break
+    return recall / len(answers), reciprocal / len(answers)
+
+
+def main() -> None:
+    setup_django()
+    from retrieval_data import QUESTIONS
+
+    from memory import semantic
+    from memory.retrieval import search_word_ids
+
+    server, provider, fact_ids = _server_with_vectors()
+    answers = [{fact_ids[index] for index in indexes} for _, indexes in QUESTIONS]
+    words, meaning = [], []
+    for question, _ in QUESTIONS:
+        words.append(search_word_ids(server.pk, question, DEPTH))
+        meaning.append(semantic.nearest_fact_ids(server.pk, provider.model_name, provider.query(question), DEPTH))
+    hybrid = [semantic.fuse(w, m, TOP) for w, m in zip(words, meaning, strict=True)]
+    for mode, rankings in (("words", words), ("meaning", meaning), ("hybrid", hybrid)):
+        recall, mrr = _scores(rankings, answers)
+        print(f"bench: retrieval.{mode} recall5={recall:.3f} mrr={mrr:.3f}", flush=True)
+    print(f"# questions={len(QUESTIONS)} facts={len(fact_ids)} fusion: words_weight={semantic.WORDS_WEIGHT} "
+          f"rrf_k={semantic.RRF_K}", flush=True)
+    original = (semantic.WORDS_WEIGHT, semantic.RRF_K)
+    try:
+        for words_weight in (0.0, 0.1, 0.3, 0.5, 1.0):
+            row = []
+            for rrf_k in (5, 20, 60):
+                semantic.WORDS_WEIGHT, semantic.RRF_K = words_weight, rrf_k
+                tried = [semantic.fuse(w, m, TOP) for w, m in zip(words, meaning, strict=True)]
+                recall, mrr = _scores(tried, answers)
+                row.append(f"k={rrf_k}: recall5={recall:.3f} mrr={mrr:.3f}")
+            print(f"# words_weight={words_weight}: " + "; ".join(row), flush=True)
+    finally:
+        semantic.WORDS_WEIGHT, semantic.RRF_K = original
+
+
+if __name__ == "__main__":
+    main()
