@@ -269,14 +269,64 @@ def _exact_clusters(facts: Sequence[PairingFact], described: list[Features]) -> 
     return sorted(representatives), stars
 
 
-def find_pairs(facts: Sequence[PairingFact]) -> list[Pair]:
-    """Every duplicate and contradiction among the facts, strongest similarity first."""
+def find_pairs(facts: Sequence[PairingFact], neighbours: dict[tuple[int, int], float] | None = None,
+               ask_about_neighbours: bool = False) -> list[Pair]:
+    """Every duplicate and contradiction among the facts, strongest similarity first.
+
+    `neighbours` (Semantic): fact-id pairs the vectors see as close, with their cosine similarity; the
+    rules classify them like any candidate. Those the rules cannot call (same meaning in other words)
+    are kept as possible duplicates only when `ask_about_neighbours` (a consolidation model confirms or
+    drops them); without a model they are dropped, since only a model can word such a merge."""
     described = [features(fact) for fact in facts]
     representatives, pairs = _exact_clusters(facts, described)
     chosen = [facts[index] for index in representatives]
+    seen: set[tuple[int, int]] = set()
     for left, right in candidate_pairs(chosen):
-        pair = classify(described[representatives[left]], described[representatives[right]])
+        left_index, right_index = representatives[left], representatives[right]
+        seen.add((min(facts[left_index].id, facts[right_index].id), max(facts[left_index].id, facts[right_index].id)))
+        pair = classify(described[left_index], described[right_index])
+        if pair is not None:
+            pairs.append(pair)
+    index_of = {fact.id: index for index, fact in enumerate(facts)}
+    for (low, high), closeness in (neighbours or {}).items():
+        if (low, high) in seen or low not in index_of or high not in index_of:
+            continue
+        left, right = described[index_of[low]], described[index_of[high]]
+        pair = classify(left, right)
+        if pair is None and ask_about_neighbours and left.who == right.who:
+            keeper, other = winner_first(left.fact, right.fact)
+            pair = Pair(keeper, other, "duplicate", closeness,
+                        f"The vectors see them as saying the same (similarity {closeness:.2f}).")
         if pair is not None:
             pairs.append(pair)
     pairs.sort(key=lambda pair: (-pair.similarity, pair.keeper.id, pair.other.id))
     return pairs
+
+
+def vector_neighbours(ids: Sequence[int], vectors: np.ndarray, threshold: float = 0.92) -> dict[tuple[int, int], float]:
+    """Fact-id pairs whose unit vectors have cosine similarity ≥ threshold, found without comparing all
+    pairs: random-hyperplane LSH (4 tables of 16 bits) buckets the vectors, and only pairs sharing a
+    bucket are compared."""
+    found: dict[tuple[int, int], float] = {}
+    if len(ids) < 2:
+        return found
+    rng = np.random.default_rng(20261130)
+    planes = rng.standard_normal((vectors.shape[1], 64)).astype(np.float32)
+    bits = (vectors @ planes) > 0
+    powers = (1 << np.arange(16, dtype=np.uint64)).astype(np.uint64)
+    for table in range(4):
+        keys = (bits[:, table * 16 : (table + 1) * 16].astype(np.uint64) * powers).sum(axis=1)
+        order = np.argsort(keys, kind="stable")
+        sorted_keys = keys[order]
+        starts = np.flatnonzero(np.concatenate([[True], sorted_keys[1:] != sorted_keys[:-1]]))
+        ends = np.concatenate([starts[1:], [len(order)]])
+        for start, end in zip(starts, ends, strict=True):
+            members = order[start:end][:MAX_BLOCK]
+            if len(members) < 2:
+                continue
+            block = vectors[members]
+            similarity = block @ block.T
+            for row, col in zip(*np.nonzero(np.triu(similarity >= threshold, k=1)), strict=True):
+                left, right = int(ids[members[row]]), int(ids[members[col]])
+                found[(min(left, right), max(left, right))] = float(similarity[row, col])
+    return found

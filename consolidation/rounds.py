@@ -25,7 +25,7 @@ from django.db import DatabaseError, IntegrityError, OperationalError, connectio
 from django.utils import timezone
 
 from memory.llm import ModelError, chat_completion
-from memory.models import Fact, MemoryType, ModelEndpoint, ModelPurpose
+from memory.models import MemoryType, ModelEndpoint, ModelPurpose
 from memory.selectors import summary_text
 from teams.models import Server
 
@@ -39,7 +39,7 @@ from .models import (
     RoundTrigger,
     SummaryDraft,
 )
-from .pairs import Pair, PairingFact, find_pairs
+from .pairs import Pair, PairingFact, find_pairs, vector_neighbours
 from .selectors import (
     decided_pairs,
     facts_in_force_count,
@@ -316,8 +316,8 @@ def _round_run_locked(round_id: int) -> ConsolidationRound | None:
         return round_
     round_.memory_mark = memory_mark(server)
     facts = pairing_facts(server)
-    pairs = _fresh_pairs(server, find_pairs(facts))
     endpoint = ModelEndpoint.objects.filter(server=server, purpose=ModelPurpose.CONSOLIDATION).first()
+    pairs = _fresh_pairs(server, find_pairs(facts, semantic_neighbours(server), ask_about_neighbours=endpoint is not None))
     chosen = ([pair for pair in pairs if pair.kind == ProposalKind.DUPLICATE][:MAX_DUPLICATES_PER_ROUND]
               + [pair for pair in pairs if pair.kind == ProposalKind.CONTRADICTION][:MAX_CONTRADICTIONS_PER_ROUND])
     review = _model_review(endpoint, chosen)
@@ -349,8 +349,20 @@ def _round_run_locked(round_id: int) -> ConsolidationRound | None:
     return round_
 
 
-def facts_changed_since_proposal(proposal: Proposal) -> list[Fact]:
-    """The proposal's facts that were rewritten or retracted since the round saw them."""
-    facts = Fact.objects.filter(pk__in=[proposal.keeper_id, proposal.other_id])
-    expected = {proposal.keeper_id: proposal.keeper_version, proposal.other_id: proposal.other_version}
-    return [fact for fact in facts if fact.retracted_at is not None or fact.version != expected[fact.pk]]
+def semantic_neighbours(server: Server) -> dict[tuple[int, int], float]:
+    """Under Semantic, with the vectors complete: fact pairs the vectors see as close (extra candidates)."""
+    import numpy as np
+
+    from memory.models import FactEmbedding
+    from memory.semantic import semantic_pairs_ready
+
+    provider = semantic_pairs_ready(server)
+    if provider is None:
+        return {}
+    rows = list(FactEmbedding.objects.filter(server=server, model_name=provider.model_name,
+                                             fact__retracted_at__isnull=True).values_list("fact_id", "vector"))
+    if len(rows) < 2:
+        return {}
+    ids = [fact_id for fact_id, _ in rows]
+    vectors = np.asarray([vector for _, vector in rows], dtype=np.float32)
+    return vector_neighbours(ids, vectors)

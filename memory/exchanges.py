@@ -19,7 +19,7 @@ from teams.models import Server
 
 from .channels import channel_access
 from .memory_types import TypeProfile, profile_for
-from .models import Exchange, ExchangeStatus, Fact, MemoryType, Scope
+from .models import Exchange, Fact, MemoryType, Scope
 from .prompt import memory_block
 from .retrieval import SEARCH_RESULT_LIMIT, context_facts, facts_in_order, search_words
 from .selectors import ai_settings_for_server, summary_text

@@ -35,7 +35,7 @@ from .models import (
     Summary,
 )
 from .memory_types import profile_for
-from .selectors import ai_settings_for_server, summary_current
+from .selectors import ai_settings_for_server
 
 # Validation shared by the panel forms and the bot API ---------------------------
 

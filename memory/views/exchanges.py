@@ -14,7 +14,7 @@ from teams.permissions import can_configure, server_for_configurer, server_for_v
 
 from ..exchanges import IncomingMessage, exchange_open
 from ..forms import PlaygroundForm
-from ..models import Exchange, ModelPurpose
+from ..models import ModelPurpose
 from ..reply import ReplyFailed, reply_to_message
 from ..selectors import channel_names, exchanges_for_server, model_endpoints_for_server
 

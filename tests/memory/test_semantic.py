@@ -204,3 +204,26 @@ def test_the_progress_bar_follows_the_catch_up_round_and_the_dry_run_counts_call
     html = again.content.decode()
     assert "would embed 0 facts" in html and "6 facts already have a vector" in html
     assert "Server language: French" in html  # the vectors see language / lang as the same
+
+
+def test_under_semantic_consolidation_asks_the_model_about_pairs_only_the_vectors_see(
+        semantic_server, embedding_server, owner, django_capture_on_commit_callbacks):
+    import json
+
+    from consolidation.models import ConsolidationRound, Proposal
+    from consolidation.rounds import round_run
+    from tests.model_server import answer
+
+    with django_capture_on_commit_callbacks(execute=True):
+        make_fact(semantic_server, key="moderation", content="Alex and Nova moderate the server.")  # a word match
+        make_fact(semantic_server, key="helpers", content="Nova and Alex are the moderators here.")
+        for index in range(6):
+            make_fact(semantic_server, key=f"filler_{index}", content=f"Unrelated note number {index} about snacks.")
+    model_endpoint_set(server=semantic_server, actor=owner, purpose=ModelPurpose.CONSOLIDATION,
+                       base_url=embedding_server.base_url, model_name="fake-consolidation", api_key="sk-c-0123456789")
+    embedding_server.script = [answer(json.dumps({"class": "duplicate", "wording": "Alex and Nova moderate."}))] * 20
+    round_run(ConsolidationRound.objects.create(server=semantic_server, trigger="manual").pk)
+    asked = [request["body"]["messages"][1]["content"] for request in embedding_server.requests
+             if request["path"].endswith("/chat/completions")]
+    assert any("moderators here" in question and "moderate the server" in question for question in asked)
+    assert Proposal.objects.filter(server=semantic_server, kind="duplicate").exists()
