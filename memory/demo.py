@@ -12,8 +12,8 @@ from teams.models import Server, Team
 from teams.services import configure_grant, membership_add, server_create, team_create
 
 from .demo_data import DEMO_FACTS, DEMO_GUILD_ID, DEMO_OTHER_SERVER_FACTS, DEMO_RETRACTIONS, DEMO_SUMMARY
-from .models import Fact
-from .services import FactAuthor, fact_create, fact_retract, summary_set
+from .models import Fact, MemoryType
+from .services import FactAuthor, fact_create, fact_retract, memory_type_set, summary_set
 
 OTHER_GUILD_ID = "100000000000000002"
 DEMO_USERS = {"admin": "admin", "viewer": "viewer", "other": "other"}
@@ -86,4 +86,7 @@ def demo_load() -> bool:
         content="Synth Lab is a community for synthesizer enthusiasts; replies are precise and technical.",
         author=FactAuthor.staff(other),
     )
+    # Synth Lab shows Semantic out of the box: the built-in local model embeds its facts (the worker's
+    # catch-up round, queued when this commits), so "sound design tips" finds the headroom advice.
+    memory_type_set(server=synth, actor=other, memory_type=MemoryType.SEMANTIC)
     return True

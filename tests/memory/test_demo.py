@@ -50,3 +50,17 @@ def test_running_the_demo_twice_changes_nothing(db, settings):
     counts = (Fact.objects.count(), Server.objects.count())
     assert "already present" in load(settings)
     assert (Fact.objects.count(), Server.objects.count()) == counts
+
+
+def test_synth_lab_runs_semantic_with_the_built_in_model_out_of_the_box(db, settings, django_capture_on_commit_callbacks):
+    from memory.exchanges import IncomingMessage, exchange_open, exchange_search
+    from memory.models import EmbeddingRound
+
+    settings.DEBUG = True
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("load_demo", stdout=io.StringIO())
+    synth = Server.objects.get(guild_id="100000000000000002")
+    assert EmbeddingRound.objects.get(server=synth).status == "finished"
+    exchange = exchange_open(server=synth, message=IncomingMessage(channel_id="1", author_id="2", content="hi")).exchange
+    outcome = exchange_search(exchange=exchange, query="how loud can my mix be before mastering")
+    assert outcome.mode == "hybrid" and outcome.facts[0].key == "tip_headroom"
