@@ -233,6 +233,7 @@ def _gunicorn_env() -> dict[str, str]:
         DJANGO_ALLOWED_HOSTS="127.0.0.1",
         LOREKEEPER_FERNET_KEYS=Fernet.generate_key().decode(),
         DJANGO_SECURE_SSL_REDIRECT="0",
+        LOREKEEPER_API_REQUESTS_PER_MINUTE="0",  # the bench measures the service, not the per-token limit
     )
     return env
 

@@ -24,6 +24,8 @@ from django.conf import settings
 from django.db import DatabaseError, IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
 
+from config.queue import enqueue, enqueue_on_commit
+from memory.hints import looks_like_instructions
 from memory.llm import ModelError, chat_completion
 from memory.models import MemoryType, ModelEndpoint, ModelPurpose
 from memory.selectors import summary_text
@@ -113,8 +115,18 @@ def round_queue(*, server: Server, trigger: str) -> ConsolidationRound:
             queued = ConsolidationRound.objects.create(server=server, trigger=trigger)
     except IntegrityError:
         raise RoundNotQueued("A round of this server is already waiting or running.") from None
-    transaction.on_commit(lambda: run_round.delay(queued.pk))
+    enqueue_on_commit(run_round, queued.pk)
     return queued
+
+
+def sweep_rounds(stale_after_s: float = 600) -> int:
+    """Beat: rounds still queued after a while (the broker was down, or the worker died before taking
+    them) are handed to the worker again. A round that already ran is left alone by round_run."""
+    from .tasks import run_round
+
+    stale = timezone.now() - timedelta(seconds=stale_after_s)
+    return sum(enqueue(run_round, pk) for pk in ConsolidationRound.objects.filter(
+        status__in=[RoundStatus.QUEUED, RoundStatus.RUNNING], created_at__lt=stale).values_list("pk", flat=True))
 
 
 def servers_to_consolidate() -> list[Server]:
@@ -233,7 +245,9 @@ SUMMARY_PROMPT = (
 
 
 def _draft_summary(endpoint: ModelEndpoint, server: Server, facts: list[PairingFact]) -> str:
-    chosen = sorted(facts, key=lambda fact: (fact.confidence, fact.changed_at), reverse=True)[:SUMMARY_FACTS]
+    # Facts that read like orders to the bot never reach the summary, which the bot reads in full.
+    usable = [fact for fact in facts if not looks_like_instructions(fact.content)]
+    chosen = sorted(usable, key=lambda fact: (fact.confidence, fact.changed_at), reverse=True)[:SUMMARY_FACTS]
     listing = "\n".join(f"- {fact.key}: {fact.content}" for fact in chosen)
     current = summary_text(server) or "(none yet)"
     answer = chat_completion(endpoint, [

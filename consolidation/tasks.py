@@ -9,7 +9,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import DatabaseError
 
-from .rounds import RoundBusy, round_run, schedule_rounds
+from .rounds import RoundBusy, round_run, schedule_rounds, sweep_rounds
 
 
 @shared_task(acks_late=True, ignore_result=True)
@@ -21,3 +21,9 @@ def schedule_consolidation_rounds() -> int:
 def run_round(round_id: int) -> str | None:
     finished = round_run(round_id)
     return finished.status if finished else None
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def sweep_consolidation_rounds() -> int:
+    """Beat, every 10 minutes: re-queue rounds left queued (broker down, worker died)."""
+    return sweep_rounds()

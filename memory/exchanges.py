@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import asdict, dataclass
+from datetime import timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
@@ -19,7 +20,7 @@ from teams.models import Server
 
 from .channels import channel_access
 from .memory_types import TypeProfile, profile_for
-from .models import Exchange, Fact, MemoryType, Scope
+from .models import AuthorKind, Exchange, Fact, MemoryType, Scope
 from .prompt import memory_block
 from .retrieval import SEARCH_RESULT_LIMIT, context_facts, facts_in_order, search_words
 from .selectors import ai_settings_for_server, summary_text
@@ -248,13 +249,23 @@ class _Rules:
 
     profile: TypeProfile
     write_allowed: bool
+    remember_limit: int  # facts the bot may remember per member and hour
 
 
 def _rules_now(exchange: Exchange) -> _Rules:
     ai_settings = ai_settings_for_server(exchange.server)
     access = channel_access(ai_settings, exchange.channel_id, exchange.thread_parent_id or None)
     return _Rules(profile=profile_for(ai_settings.memory_type),
-                  write_allowed=exchange.write_allowed and access.write_allowed)
+                  write_allowed=exchange.write_allowed and access.write_allowed,
+                  remember_limit=ai_settings.remember_limit_per_hour)
+
+
+def _remembered_last_hour(exchange: Exchange) -> int:
+    """Facts the bot wrote from this member's messages in the last hour (a poisoning brake: one member
+    cannot flood the server's memory through the bot)."""
+    since = timezone.now() - timedelta(hours=1)
+    return Fact.objects.filter(server_id=exchange.server_id, author_kind=AuthorKind.BOT,
+                               learned_from_member_id=exchange.author_id, created_at__gte=since).count()
 
 
 def _reachable_fact(exchange: Exchange, op: Retract | Supersede, reachable: set[int],
@@ -278,6 +289,9 @@ def _apply(exchange: Exchange, op: MemoryOp, reachable: set[int], rules: _Rules)
     if isinstance(op, Remember):
         if not rules.write_allowed:
             return _ignored(op.op, None, "memory may not be written in this channel")
+        if _remembered_last_hour(exchange) >= rules.remember_limit:
+            return _ignored(op.op, None, f"member {exchange.author_id} reached this server's limit of "
+                                         f"{rules.remember_limit} remembered facts per hour")
         fact = fact_create(server=exchange.server, author=bot, key=op.key, content=op.content, scope=op.scope,
                            member_id=op.member_id, confidence=op.confidence, importance=op.importance,
                            source_exchange=exchange)

@@ -82,6 +82,9 @@ class AISettingsForm(forms.Form):
     include_threads = forms.BooleanField(required=False, label="Include threads",
                                          help_text="A thread follows the channel it was started in. Off: no memory "
                                                    "is read or written in threads.")
+    remember_limit_per_hour = forms.IntegerField(
+        required=False, label="Facts the bot may remember per member and hour",
+        help_text="0–10000 (default 20). A brake on one member flooding memory through the bot; staff are not limited.")
     embedding_provider = forms.ChoiceField(choices=EmbeddingProviderChoice.choices, label="Embeddings (Semantic)",
                                            required=False,
                                            help_text="Changing it under Semantic re-embeds every fact, with progress "
@@ -101,6 +104,7 @@ class AISettingsForm(forms.Form):
             "include_threads": ai_settings.include_threads,
             "reply_channel_ids": "\n".join(ai_settings.reply_channel_ids),
             "embedding_provider": ai_settings.embedding_provider,
+            "remember_limit_per_hour": ai_settings.remember_limit_per_hour,
         }
 
     @staticmethod

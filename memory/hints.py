@@ -24,6 +24,24 @@ SECRET_PATTERNS = [
 ]
 
 
+# Text that talks to the bot instead of about the community: stored and shown to the model as quoted
+# data (memory.prompt), flagged on the memory page, and kept out of the summary a round drafts.
+INSTRUCTION_PATTERNS = [
+    re.compile(r"\b(?:ignore|disregard|forget|override)\b[^.\n]{0,40}\b(?:previous|prior|above|earlier|all|your|the)\b"
+               r"[^.\n]{0,20}\b(?:instructions?|rules?|prompts?|messages?|guidelines?)\b", re.I),
+    re.compile(r"\b(?:system|developer)\s+(?:prompt|message|instructions?)\b", re.I),
+    re.compile(r"\byou\s+(?:are|will)\s+now\b|\bfrom\s+now\s+on\s+you\b|\bact\s+as\s+(?:if|an?|the)\b", re.I),
+    re.compile(r"\b(?:always|never)\s+(?:reply|respond|answer|say|tell|reveal)\b", re.I),
+    re.compile(r"</?\s*(?:memory|system|assistant|instructions?)\s*>", re.I),
+    re.compile(r"\bnew\s+instructions?\s*:", re.I),
+]
+
+
+def looks_like_instructions(text: str) -> bool:
+    """True for text phrased as orders to the bot ("ignore previous instructions and …")."""
+    return any(pattern.search(text) for pattern in INSTRUCTION_PATTERNS)
+
+
 @dataclass(frozen=True)
 class ContentHint:
     length: int

@@ -172,6 +172,13 @@ class Fact(models.Model):
     def __str__(self) -> str:
         return f"[#{self.number}] {self.key}"
 
+    @property
+    def instruction_like(self) -> bool:
+        """Reads like an order to the bot (memory.hints): flagged on the page, quoted for the model."""
+        from .hints import looks_like_instructions
+
+        return looks_like_instructions(self.content) or looks_like_instructions(self.key.replace("_", " "))
+
     @cached_property
     def url_base(self) -> str:
         """The fact's panel address; list views set it for many rows at once (memory_page._attach_urls)."""
@@ -299,6 +306,7 @@ class AISettings(models.Model):
 
     MAX_INJECTED_RANGE = (1, 1000)
     WEIGHT_RANGE = (0.0, 10.0)
+    REMEMBER_LIMIT_RANGE = (0, 10000)
 
     server = models.OneToOneField(Server, on_delete=models.CASCADE, primary_key=True, related_name="ai_settings")
     memory_type = models.CharField(max_length=16, choices=MemoryType.choices, default=MemoryType.CLASSIC)
@@ -316,6 +324,10 @@ class AISettings(models.Model):
     reply_channel_ids = ArrayField(
         models.CharField(max_length=20), default=list, blank=True,
         help_text="Channels where the Discord bot answers every message; elsewhere only when mentioned.",
+    )
+    remember_limit_per_hour = models.PositiveIntegerField(
+        "facts the bot may remember per member and hour", default=20,
+        help_text="Counted per member the bot learns from; 0 lets the bot remember nothing new.",
     )
     embedding_provider = models.CharField(
         max_length=16, choices=EmbeddingProviderChoice.choices, default=EmbeddingProviderChoice.LOCAL,

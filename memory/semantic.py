@@ -16,11 +16,13 @@ import hashlib
 import logging
 import time
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from config.queue import enqueue, enqueue_on_commit
 from teams.models import Server
 
 from .embeddings import (
@@ -87,8 +89,7 @@ def queue_fact_embeddings(server: Server, fact_ids: list[int]) -> None:
         return
     from .tasks import embed_facts
 
-    server_id, ids = server.pk, list(fact_ids)
-    transaction.on_commit(lambda: embed_facts.delay(server_id, ids))
+    enqueue_on_commit(embed_facts, server.pk, list(fact_ids))
 
 
 @dataclass
@@ -154,7 +155,7 @@ def catchup_start(server: Server) -> EmbeddingRound | None:
         catchup = EmbeddingRound.objects.create(server=server, model_name=provider.model_name, total=total)
     from .tasks import run_catchup
 
-    transaction.on_commit(lambda: run_catchup.delay(catchup.pk))
+    enqueue_on_commit(run_catchup, catchup.pk)
     return catchup
 
 
@@ -208,6 +209,29 @@ class CatchupProgress:
     @property
     def percent(self) -> int:
         return 100 if not self.total else min(100, int(100 * self.done / self.total))
+
+
+def sweep_embeddings(stale_after_s: float = 600) -> int:
+    """What the periodic sweeper does for Semantic servers: catch-up rounds nobody has advanced for a
+    while are queued again, and facts written while the broker was down get their vectors. Returns
+    how many pieces of work were queued."""
+    from .tasks import embed_facts, run_catchup
+
+    queued = 0
+    stale = timezone.now() - timedelta(seconds=stale_after_s)
+    for catchup in EmbeddingRound.objects.filter(status__in=EMBEDDING_ROUND_OPEN).filter(
+            Q(updated_at__lt=stale) | Q(updated_at__isnull=True, created_at__lt=stale)):
+        queued += enqueue(run_catchup, catchup.pk)
+    for ai_settings in AISettings.objects.filter(memory_type=MemoryType.SEMANTIC).select_related("server"):
+        server = ai_settings.server
+        meaning = meaning_for(server, ai_settings)
+        if meaning.provider is None:
+            continue
+        missing = list(facts_needing_embedding(server, meaning.provider.model_name)
+                       .filter(changed_at__lt=stale).values_list("pk", flat=True)[:1000])
+        if missing:
+            queued += enqueue(embed_facts, server.pk, missing)
+    return queued
 
 
 def catchup_progress(server: Server) -> CatchupProgress | None:

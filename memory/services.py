@@ -419,6 +419,7 @@ def ai_settings_update(
     include_threads: bool,
     reply_channel_ids: tuple[str, ...] | None = None,
     embedding_provider: str | None = None,
+    remember_limit_per_hour: int | None = None,
 ) -> AISettings:
     """Validate every field (messages name the allowed range) and save them together."""
     errors: dict[str, str] = {}
@@ -441,6 +442,12 @@ def ai_settings_update(
         bad = [channel for channel in channel_ids if not re.fullmatch(SNOWFLAKE_REGEX, channel)]
         if bad:
             errors[field] = f"Channel ids are numbers of 1–20 digits; not valid: {', '.join(bad[:5])}."
+    r_low, r_high = AISettings.REMEMBER_LIMIT_RANGE
+    if remember_limit_per_hour is not None and (
+        isinstance(remember_limit_per_hour, bool) or not isinstance(remember_limit_per_hour, int)
+        or not r_low <= remember_limit_per_hour <= r_high
+    ):
+        errors["remember_limit_per_hour"] = f"The remember limit must be a whole number from {r_low} to {r_high}."
     if embedding_provider is not None and embedding_provider not in EmbeddingProviderChoice.values:
         errors["embedding_provider"] = "Choose local, endpoint or none for embeddings."
     if errors:
@@ -450,6 +457,8 @@ def ai_settings_update(
     provider_changed = embedding_provider is not None and embedding_provider != ai_settings.embedding_provider
     if embedding_provider is not None:
         ai_settings.embedding_provider = embedding_provider
+    if remember_limit_per_hour is not None:
+        ai_settings.remember_limit_per_hour = remember_limit_per_hour
     ai_settings.max_injected_items = max_injected_items
     ai_settings.weight_recency = float(weight_recency)
     ai_settings.weight_importance = float(weight_importance)

@@ -30,3 +30,11 @@ def run_catchup(round_id: int) -> str:
     from .semantic import catchup_run
 
     return catchup_run(round_id).status
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def sweep_embeddings() -> int:
+    """Beat, every 10 minutes: re-queue embedding work the broker could not take (memory.semantic)."""
+    from .semantic import sweep_embeddings as sweep
+
+    return sweep()

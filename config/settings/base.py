@@ -38,6 +38,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "config.middleware.VaryOnHtmxMiddleware",
+    "config.middleware.ContentSecurityPolicyMiddleware",
     # Axes last: it needs the authenticated user and answers locked-out logins itself.
     "axes.middleware.AxesMiddleware",
 ]
@@ -102,6 +103,9 @@ AXES_RESET_ON_SUCCESS = True
 
 # The bot API refuses bodies above 64 KiB (API.md, Limits); Django's own limit sits just above it.
 API_MAX_BODY_BYTES = 64 * 1024
+# Requests one bot token may send per minute (429 with Retry-After beyond; 0 turns the limit off).
+# Counted in the cache (Redis); when the cache is down the API keeps answering, unlimited.
+LOREKEEPER_API_REQUESTS_PER_MINUTE = int(os.environ.get("LOREKEEPER_API_REQUESTS_PER_MINUTE", "3000"))
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 # How long a model endpoint may take to answer one call before the reply fails with 503.
 LOREKEEPER_MODEL_TIMEOUT_S = float(os.environ.get("LOREKEEPER_MODEL_TIMEOUT_S", "60"))
@@ -128,7 +132,13 @@ CELERY_BEAT_SCHEDULE: dict = {
     # Queues a consolidation round for each Consolidated/Semantic server that went quiet (or has not
     # had one for a week); consolidation.rounds says when a round refuses itself.
     "consolidation-rounds": {"task": "consolidation.tasks.schedule_consolidation_rounds", "schedule": 15 * 60},
+    # Work that could not be queued (Redis down) or that a dead worker left: found in the database, queued again.
+    "sweep-embeddings": {"task": "memory.tasks.sweep_embeddings", "schedule": 10 * 60},
+    "sweep-consolidation-rounds": {"task": "consolidation.tasks.sweep_consolidation_rounds", "schedule": 10 * 60},
 }
+# Queueing must fail fast when Redis is down (config/queue.py logs it and the sweepers catch up).
+CELERY_TASK_PUBLISH_RETRY = False
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
 # Hours without an exchange or a memory change after which a server counts as quiet.
 LOREKEEPER_CONSOLIDATION_QUIET_HOURS = float(os.environ.get("LOREKEEPER_CONSOLIDATION_QUIET_HOURS", "2"))
 

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.http import HttpRequest, JsonResponse
 
 from teams.models import BotToken
 from teams.selectors import bot_token_active_by_hash
 from teams.services import bot_token_hash, bot_token_mark_used
+
+logger = logging.getLogger(__name__)
 
 
 class ApiError(Exception):
@@ -40,6 +45,29 @@ def authenticate_bot(request: HttpRequest) -> BotToken:
         raise ApiError(401, "This bot token is not valid or has been revoked.")
     bot_token_mark_used(token=bot_token)
     return bot_token
+
+
+def throttle(bot_token: BotToken) -> None:
+    """Count the request against the token's per-minute budget (fixed one-minute windows in the cache);
+    past the budget, 429 with Retry-After. A cache that is down lets the request through: the limit
+    protects the service, and an outage of Redis must not take the bot API down with it."""
+    limit = settings.LOREKEEPER_API_REQUESTS_PER_MINUTE
+    if not limit:
+        return
+    now = time.time()
+    key = f"api-requests:{bot_token.pk}:{int(now // 60)}"
+    try:
+        if cache.add(key, 1, timeout=120):
+            count = 1
+        else:
+            count = cache.incr(key)
+    except Exception:  # noqa: BLE001 - any cache failure: fail open, say so in the log
+        logger.warning("rate limit skipped: the cache is unreachable", exc_info=True)
+        return
+    if count > limit:
+        retry_after = max(1, 60 - int(now % 60))
+        raise ApiError(429, f"This bot token sent more than {limit} requests this minute; try again in "
+                            f"{retry_after} seconds.", headers={"Retry-After": str(retry_after)})
 
 
 def json_body(request: HttpRequest) -> dict[str, Any]:
@@ -92,6 +120,7 @@ def bot_api(methods: list[str]) -> Callable:
                 if _declared_length(request) > settings.API_MAX_BODY_BYTES:
                     raise ApiError(413, "The request body is larger than the 64 KiB limit.")
                 bot_token = authenticate_bot(request)
+                throttle(bot_token)
                 return view(request, bot_token, **kwargs)
             except ApiError as exc:
                 return error_response(exc.status, exc.error, exc.field, exc.headers)

@@ -31,6 +31,10 @@ COMMON_ERRORS = {
     "404": _error("No such server or exchange for this token (another team's looks the same)."),
     "405": _error("The address exists but not for this method; see the Allow header."),
     "413": _error("The request body is larger than 64 KiB."),
+    "429": {**_error("The bot token sent more requests this minute than the server allows (settings: "
+                     "LOREKEEPER_API_REQUESTS_PER_MINUTE, 3000 by default); nothing was done."),
+            "headers": {"Retry-After": {"description": "Seconds until the next minute's budget starts.",
+                                        "schema": {"type": "integer", "minimum": 1}}}},
 }
 
 MESSAGE_PROPERTIES = {

@@ -74,6 +74,7 @@ def _save(request, server, form: AISettingsForm, endpoint_forms) -> None:
         include_threads=data["include_threads"],
         reply_channel_ids=AISettingsForm.split_ids(data["reply_channel_ids"]),
         embedding_provider=data["embedding_provider"] or None,  # left out of the form: unchanged
+        remember_limit_per_hour=data["remember_limit_per_hour"],
     )
     for purpose, _, endpoint_form, endpoint in endpoint_forms:
         cleaned = endpoint_form.cleaned_data

@@ -1,0 +1,68 @@
+"""Per-token request limit (429 with Retry-After) and the per-member remember limit."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+
+from memory.models import AISettings, Fact
+from memory.selectors import ai_settings_for_server
+
+from .helpers import message
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def test_past_the_per_minute_budget_a_token_gets_429_with_retry_after_and_nothing_happens(api, server, settings):
+    settings.LOREKEEPER_API_REQUESTS_PER_MINUTE = 3
+    for _ in range(3):
+        assert api.post(f"/servers/{server.guild_id}/context", message()).status_code == 200
+    refused = api.post(f"/servers/{server.guild_id}/context", message())
+    assert refused.status_code == 429
+    assert 1 <= int(refused["Retry-After"]) <= 60
+    assert "more than 3 requests this minute" in refused.json()["error"]
+    assert server.exchanges.count() == 3
+
+
+def test_the_budget_is_per_token(api, server, settings, team):
+    from teams.services import bot_token_issue
+
+    settings.LOREKEEPER_API_REQUESTS_PER_MINUTE = 1
+    second = bot_token_issue(team=team, name="second")[1]
+    assert api.post(f"/servers/{server.guild_id}/context", message()).status_code == 200
+    assert api.as_token(second).post(f"/servers/{server.guild_id}/context", message()).status_code == 200
+    assert api.post(f"/servers/{server.guild_id}/context", message()).status_code == 429
+
+
+def test_a_cache_that_is_down_lets_requests_through(api, server, settings):
+    settings.LOREKEEPER_API_REQUESTS_PER_MINUTE = 1
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": "redis://127.0.0.1:9/0"}}  # nothing listens on port 9
+    from django.core.cache import caches
+
+    caches._settings = None  # re-read CACHES
+    try:
+        caches.__init__()
+        for _ in range(3):
+            assert api.post(f"/servers/{server.guild_id}/context", message()).status_code == 200
+    finally:
+        caches.__init__()
+
+
+def test_one_member_may_have_the_bot_remember_at_most_the_limit_per_hour(api, server):
+    AISettings.objects.filter(pk=ai_settings_for_server(server).pk).update(remember_limit_per_hour=2)
+    exchange = api.context(server)["exchange"]
+    notes = [{"key": f"note_{index}", "content": f"Note number {index}."} for index in range(3)]
+    results = api.actions(exchange, remember=notes)
+    assert [result["status"] for result in results] == ["applied", "applied", "ignored"]
+    assert "limit of 2 remembered facts per hour" in results[2]["detail"]
+    assert Fact.objects.filter(server=server).count() == 2
+    other_member = api.context(server, author_id="200000000000000077")["exchange"]
+    assert api.actions(other_member, remember=notes[:1])[0]["status"] == "applied"
