@@ -64,7 +64,8 @@ def report_metric(name: str, metric: str, value: float) -> None:
 
 # What the bot's calls and the memory page read; loaded into PostgreSQL's buffers before timing, as
 # on a server that has been answering for a while (a fresh start reads them from disk instead).
-HOT_RELATIONS = ["memory_fact", "fact_in_force_newest", "fact_search", "memory_fact_pkey", "memory_exchange"]
+HOT_RELATIONS = ["memory_fact", "fact_in_force_newest", "fact_search", "memory_fact_pkey", "memory_exchange",
+                 "fact_newest", "fact_in_force_weight"]  # the last two: the Ranked context's walk and weight reads
 
 
 def prewarm() -> None:

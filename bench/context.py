@@ -10,6 +10,10 @@ common words, picked with Zipf-like weights from the seed's own word lists):
 
 - context.classic.<size>: POST /api/v1/servers/{guild}/context under Classic, in process through
   django.test.Client;
+- context.ranked.<size>: the same under Ranked (the best-scored facts for the message, memory/ranking.py,
+  with the server's default weights), followed by `context.ranked.<size> settled_without_cap=<fraction>`:
+  the share of those messages whose exact top N the first walk and one read of the weight index proved,
+  without the read hitting its cap or the walk going deeper;
 - context.classic.http.<size>: the same over HTTP with one httpx client (keep-alive) against
   `gunicorn -c config/gunicorn.conf.py config.wsgi` (the README's production command: threaded
   workers that keep connections open) on 127.0.0.1 with production settings;
@@ -36,11 +40,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from _harness import BASE_DIR, prewarm, report_latency, setup_django, time_calls
+from _harness import BASE_DIR, prewarm, report_latency, report_metric, setup_django, time_calls
 
 RUNS = 200
 WARMUP = 5
 CONTEXT_TARGET_P95_MS = 20.0  # at 1M facts, Classic
+RANKED_TARGET_P95_MS = {"100k": 30.0, "1m": 60.0}
 SEARCH_TARGET_P95_MS = 30.0  # at 1M facts
 GUNICORN_START_TIMEOUT_S = 60
 GUNICORN_STOP_TIMEOUT_S = 15
@@ -212,6 +217,24 @@ def _explain(label: str, call) -> None:
             print(f"## {query['time']}s {sql}\n{plan}\n", file=sys.stderr)
 
 
+def _settled_without_cap(server, messages: list[str]) -> float:
+    """Share of the messages whose ranking the first walk and one read of the weight index settled
+    (ranked again outside the timing, to see how each was found)."""
+    from django.utils import timezone
+
+    from memory.ranking import Weights, rank_top
+    from memory.retrieval import message_relevance
+    from memory.selectors import ai_settings_for_server
+
+    ai_settings = ai_settings_for_server(server)
+    settled = 0
+    for message in messages:
+        run = rank_top(server.pk, Weights.of(ai_settings), ai_settings.max_injected_items,
+                       message_relevance(server, message), timezone.now())
+        settled += run.capped == 0 and "deeper" not in run.steps
+    return settled / len(messages)
+
+
 def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind(("127.0.0.1", 0))
@@ -366,10 +389,29 @@ def main() -> None:
             _report(f"context.classic.{label}", *_timed(meter, call),
                     CONTEXT_TARGET_P95_MS if label == "1m" else None)
 
-        # 2. The same over HTTP against gunicorn with production settings.
+        # 2. Context under Ranked, in process.
+        for label, server in servers:
+            memory_type_set(server=server, actor=user, memory_type=MemoryType.RANKED)
+            url = f"/api/v1/servers/{server.guild_id}/context"
+            first = post(url, bodies[0])
+            assert first.status_code == 200 and first.json()["memory_type"] == "ranked", first.content[:300]
+            if explain:
+                _explain(f"ranked context {label}", lambda url=url: post(url, bodies[1]))
+            cycle = itertools.cycle(bodies)
+
+            def call(url=url, cycle=cycle) -> None:
+                response = post(url, next(cycle))
+                if response.status_code != 200:
+                    raise RuntimeError(f"{url} answered {response.status_code}")
+
+            _report(f"context.ranked.{label}", *_timed(meter, call), RANKED_TARGET_P95_MS.get(label))
+            report_metric(f"context.ranked.{label}", "settled_without_cap", _settled_without_cap(server, messages))
+            memory_type_set(server=server, actor=user, memory_type=MemoryType.CLASSIC)
+
+        # 3. Classic over HTTP against gunicorn with production settings.
         _time_http(servers, plaintext, bodies, meter)
 
-        # 3. The one search under Searchable archive: one exchange per search, opened outside the timing.
+        # 4. The one search under Searchable archive: one exchange per search, opened outside the timing.
         slowest: dict[str, float] = {}
         for label, server in servers:
             memory_type_set(server=server, actor=user, memory_type=MemoryType.ARCHIVE)

@@ -47,10 +47,11 @@ _HALF_LIFE_SECONDS = HALF_LIFE.total_seconds()
 RELEVANCE_DEPTH = 50
 
 # The first walk scores the newest max(WALK_PER_SLOT × N, MIN_WALK) facts; the weight index may then hand
-# over at most max(CAP_PER_SLOT × N, MIN_CAP) more before the walk is doubled. Tests lower them so that
-# every branch runs on small servers.
-WALK_PER_SLOT, MIN_WALK = 10, 500
-CAP_PER_SLOT, MIN_CAP = 50, 1000
+# over at most max(CAP_PER_SLOT × N, MIN_CAP) more before the walk is doubled. Measured on the bench
+# servers (bench/context.py): fewer facts walked leave a weaker N-th best and more to read from the weight
+# index, more walked cost more than they save. Tests lower them so that every branch runs on small servers.
+WALK_PER_SLOT, MIN_WALK = 15, 300
+CAP_PER_SLOT, MIN_CAP = 20, 400
 # With recency weighted 0 the walk goes down the weight index instead (heaviest first).
 HEAVY_PER_SLOT, MIN_HEAVY = 2, 50
 # The database's score of a fact and score() below differ by a few units in the last place (1e-16);
@@ -161,35 +162,30 @@ _MICROSECONDS = "(EXTRACT(EPOCH FROM changed_at) * 1000000)::int8"
 # score() in SQL; power() refuses to underflow, so ages beyond a thousand half-lives count as that old.
 # Every operand is float8, as in Python (a numeric would make power() exact and slow).
 _RECENCY = """power(0.5::float8, least(greatest(
-                  date_part('epoch', %(now)s::timestamptz - {changed_at}), 0) / %(half_life)s::float8, 1000))"""
-_SCORE = f"""(%(w_rec)s::float8 * (confidence * {_RECENCY.format(changed_at="changed_at")})
-             + %(w_imp)s::float8 * (confidence * COALESCE(importance, 0.5))
-             + %(w_rel)s::float8 * (confidence * COALESCE(relevance, 0))) / %(w_total)s::float8"""
-_MATCHED = "matched(id, relevance) AS (SELECT * FROM unnest(%(matched)s::int8[], %(relevance)s::float8[]))"
+                  date_part('epoch', %(now)s::timestamptz - changed_at), 0) / %(half_life)s::float8, 1000))"""
+# score() of an unmatched fact (relevance 0). The facts the search matched come back whole and Python
+# scores them; a matched fact walked past scores at least this much, so no filter below drops it wrongly.
+_UNMATCHED_SCORE = f"""(%(w_rec)s::float8 * (confidence * {_RECENCY})
+                        + %(w_imp)s::float8 * ({_WEIGHT})) / %(w_total)s::float8"""
 # One walk step: the next `depth` facts in `order` after the last one walked, scored; only those within
-# SQL_MARGIN of the N-th best come back (the first step works out the N-th best itself), and the last
-# fact walked, and how many were walked.
+# SQL_MARGIN of the N-th best come back (the first step takes the N-th best of the walk), with the last
+# one walked and how many were walked; the first step adds the facts the search matched.
 _WALK = f"""
-    WITH {_MATCHED},
-    walked AS (
-        SELECT id, changed_at, confidence, importance, {_WEIGHT} AS weight FROM memory_fact
-        WHERE {_IN_FORCE} {{after}} ORDER BY {{order}} LIMIT %(depth)s
+    WITH walked AS (
+        SELECT id, changed_at, confidence, importance, {_WEIGHT} AS weight, {_UNMATCHED_SCORE} AS score
+        FROM memory_fact WHERE {_IN_FORCE} {{after}} ORDER BY {{order}} LIMIT %(depth)s
     ),
-    candidates AS (
-        SELECT * FROM walked
-        UNION ALL
-        SELECT id, changed_at, confidence, importance, {_WEIGHT} FROM memory_fact
-        WHERE {_IN_FORCE} AND %(first)s AND id = ANY(%(matched)s) AND id NOT IN (SELECT id FROM walked)
-    ),
-    scored AS (SELECT candidates.*, {_SCORE} AS score FROM candidates LEFT JOIN matched USING (id)),
     last_walked AS (SELECT id FROM walked ORDER BY {{reverse_order}} LIMIT 1)
     SELECT id, {_MICROSECONDS}, confidence, importance, weight, id = (SELECT id FROM last_walked),
            (SELECT count(*) FROM walked)
-    FROM scored
+    FROM walked
     WHERE score >= COALESCE(%(min_score)s::float8,
-                            (SELECT score FROM scored ORDER BY score DESC OFFSET %(nth)s LIMIT 1),
+                            (SELECT score FROM walked ORDER BY score DESC OFFSET %(nth)s LIMIT 1),
                             '-infinity') - %(margin)s::float8
        OR id = (SELECT id FROM last_walked)
+    UNION ALL
+    SELECT id, {_MICROSECONDS}, confidence, importance, {_WEIGHT}, false, NULL FROM memory_fact
+    WHERE {_IN_FORCE} AND %(first)s AND id = ANY(%(matched)s)
 """
 _NEWEST = {"order": "changed_at DESC, id DESC", "reverse_order": "changed_at, id",
            "after": "AND (changed_at, id) < (%(after_changed_at)s, %(after_id)s)"}
@@ -198,85 +194,24 @@ _HEAVIEST = {"order": f"{_WEIGHT} DESC, changed_at DESC, id DESC", "reverse_orde
                       " < (%(after_weight)s::float8, %(after_changed_at)s, %(after_id)s)"}
 # Facts heavy enough and recent enough to still reach the N-th best, heaviest first, at most `cap`;
 # those within SQL_MARGIN of it come back, with how many were found and the weight of the lightest.
+# (Every fact the search matched was scored in the first step.)
 _HEAVY_ENOUGH = f"""
-    WITH {_MATCHED},
-    heavy AS (
-        SELECT id, changed_at, confidence, importance, {_WEIGHT} AS weight FROM memory_fact
+    WITH heavy AS (
+        SELECT id, changed_at, confidence, importance, {_WEIGHT} AS weight, {_UNMATCHED_SCORE} AS score
+        FROM memory_fact
         WHERE {_IN_FORCE} AND {_WEIGHT} >= %(min_weight)s::float8 AND changed_at <= %(newest)s {{since}}
         ORDER BY {_WEIGHT} DESC, changed_at DESC, id DESC LIMIT %(cap)s
     ),
-    found AS (SELECT count(*) AS found, min(weight) AS lightest FROM heavy),
-    scored AS (SELECT heavy.*, {_SCORE} AS score FROM heavy LEFT JOIN matched USING (id))
-    SELECT found.found, found.lightest, scored.id, {_MICROSECONDS}, confidence, importance
-    FROM found LEFT JOIN scored ON scored.score >= %(min_score)s::float8 - %(margin)s::float8
+    found AS (SELECT count(*) AS found, min(weight) AS lightest FROM heavy)
+    SELECT found.found, found.lightest, heavy.id, {_MICROSECONDS}, confidence, importance
+    FROM found LEFT JOIN heavy ON heavy.score >= %(min_score)s::float8 - %(margin)s::float8
 """
-
-
-# The first step of a ranking that weighs recency, in one round trip: the walk as above, then the
-# thresholds _min_weight and _oldest_that_can_win work out, computed here with some slack (Python checks
-# them against its own scores before relying on them), and the facts of the weight index they let through.
-_FIRST_STEP = f"""
-    WITH {_MATCHED},
-    walked AS (
-        SELECT id, changed_at, confidence, importance, {_WEIGHT} AS weight FROM memory_fact
-        WHERE {_IN_FORCE} ORDER BY changed_at DESC, id DESC LIMIT %(depth)s
-    ),
-    candidates AS (
-        SELECT * FROM walked
-        UNION ALL
-        SELECT id, changed_at, confidence, importance, {_WEIGHT} FROM memory_fact
-        WHERE {_IN_FORCE} AND id = ANY(%(matched)s) AND id NOT IN (SELECT id FROM walked)
-    ),
-    scored AS (SELECT candidates.*, {_SCORE} AS score FROM candidates LEFT JOIN matched USING (id)),
-    last_walked AS (SELECT id, changed_at FROM walked ORDER BY changed_at, id LIMIT 1),
-    needed AS (
-        SELECT (nth.score * %(w_total)s::float8
-                - %(w_rec)s::float8 * {_RECENCY.format(changed_at="last_walked.changed_at")})
-                   / NULLIF(%(w_imp)s::float8, 0) AS weight,
-               (nth.score * %(w_total)s::float8 - %(w_imp)s::float8) / NULLIF(%(w_rec)s::float8, 0) AS recency,
-               last_walked.changed_at AS newest
-        FROM (SELECT score FROM scored ORDER BY score DESC OFFSET %(nth)s LIMIT 1) nth, last_walked
-    ),
-    bounds AS (
-        SELECT CASE WHEN weight - %(weight_slack)s > 0 THEN weight - %(weight_slack)s END AS min_weight,
-               CASE WHEN recency > 0 THEN %(now)s::timestamptz - %(time_slack)s::interval - make_interval(
-                   secs => %(half_life)s::float8 * ln(1 / least(recency, 1)) / ln(2)) END AS since,
-               newest
-        FROM needed
-    ),
-    heavy AS (
-        SELECT id, changed_at, confidence, importance, {_WEIGHT} AS weight FROM memory_fact
-        WHERE {_IN_FORCE} AND {_WEIGHT} >= (SELECT min_weight FROM bounds)
-          AND changed_at <= (SELECT newest FROM bounds)
-          AND changed_at >= COALESCE((SELECT since FROM bounds), '-infinity')
-        ORDER BY {_WEIGHT} DESC, changed_at DESC, id DESC LIMIT %(cap)s
-    ),
-    found AS (SELECT count(*) AS found, min(weight) AS lightest FROM heavy),
-    everything AS (
-        SELECT * FROM scored
-        UNION ALL
-        SELECT heavy.*, {_SCORE} FROM heavy LEFT JOIN matched USING (id)
-        WHERE id NOT IN (SELECT id FROM candidates)
-    )
-    SELECT id, {_MICROSECONDS}, confidence, importance, weight, id = (SELECT id FROM last_walked),
-           (SELECT count(*) FROM walked), found.found, found.lightest, bounds.min_weight,
-           (EXTRACT(EPOCH FROM bounds.since) * 1000000)::int8
-    FROM everything CROSS JOIN found LEFT JOIN bounds ON true
-    WHERE score >= COALESCE((SELECT score FROM everything ORDER BY score DESC OFFSET %(nth)s LIMIT 1),
-                            '-infinity') - %(margin)s::float8
-       OR id = (SELECT id FROM last_walked)
-"""
-# The slack of those thresholds: far more than rounding (1e-16), far less than what it lets through.
-_WEIGHT_SLACK, _TIME_SLACK = 1e-6, "1 minute"
 
 
 @dataclass(frozen=True)
 class _HeavyFetch:
-    """What one read of the weight index let through: min_weight and since (None: no bound) and the cap."""
+    """How many facts one read of the weight index found (at most its cap), and the weight of the lightest."""
 
-    min_weight: float
-    since_us: int | None
-    cap: int
     found: int
     lightest: float | None
 
@@ -288,6 +223,7 @@ class RankingRun:
     facts: list[ScoredFact]
     rounds: int = 0  # walk steps: 1 when the first walk settled it
     walked: int = 0  # facts scored along the walk
+    weighed: int = 0  # facts scored from the weight index
     rows_read: int = 0  # facts sent to Python (the best, and the last walked of each step)
     capped: int = 0  # times the weight index had more candidates than its cap
     exhausted: bool = False  # the walk reached the end of the index: every fact was scored
@@ -316,8 +252,7 @@ class _Walk:
     def params(self) -> dict:
         weights = self.weights
         return {"server": self.server_id, "now": self.now, "half_life": _HALF_LIFE_SECONDS, "margin": SQL_MARGIN,
-                "w_rec": weights.recency, "w_imp": weights.importance, "w_rel": weights.relevance,
-                "w_total": weights.total, "matched": list(self.relevance), "relevance": list(self.relevance.values())}
+                "w_rec": weights.recency, "w_imp": weights.importance, "w_total": weights.total}
 
     def add(self, fact_id: int, changed_us: int, confidence: float, importance: float | None) -> None:
         self.run.rows_read += 1
@@ -328,7 +263,7 @@ class _Walk:
     def step(self, depth: int) -> None:
         """Walk `depth` facts further and score them."""
         params = {**self.params(), "depth": depth, "first": self.last is None, "nth": self.limit - 1,
-                  "min_score": None}
+                  "min_score": None, "matched": list(self.relevance)}
         after = ""
         if self.last is not None:
             after = self.shape["after"]
@@ -337,26 +272,12 @@ class _Walk:
                           min_score=nth.score if nth else None)
         sql = _WALK.format(after=after, order=self.shape["order"], reverse_order=self.shape["reverse_order"])
         walked = 0
-        for fact_id, changed_us, confidence, importance, weight, is_last, walked in _fetch(sql, params):
+        for fact_id, changed_us, confidence, importance, weight, is_last, walk_length in _fetch(sql, params):
             self.add(fact_id, changed_us, confidence, importance)
             if is_last:
                 self.last = (fact_id, changed_us, weight)
+            walked = walk_length if walk_length is not None else walked  # None on the matched facts' rows
         self._walked(walked, depth)
-
-    def first_step(self, depth: int, cap: int) -> _HeavyFetch | None:
-        """The first walk and, in the same round trip, the weight index read its thresholds call for."""
-        params = {**self.params(), "depth": depth, "cap": cap, "nth": self.limit - 1,
-                  "weight_slack": _WEIGHT_SLACK, "time_slack": _TIME_SLACK}
-        walked, heavy = 0, None
-        for (fact_id, changed_us, confidence, importance, weight, is_last, walked, found, lightest, min_weight,
-             since_us) in _fetch(_FIRST_STEP, params):
-            self.add(fact_id, changed_us, confidence, importance)
-            if is_last:
-                self.last = (fact_id, changed_us, weight)
-            if min_weight is not None:
-                heavy = _HeavyFetch(min_weight=min_weight, since_us=since_us, cap=cap, found=found, lightest=lightest)
-        self._walked(walked, depth)
-        return heavy
 
     def read_heavy(self, min_weight: float, since_us: int | None, cap: int, nth_score: float) -> _HeavyFetch:
         """Score the facts of the weight index heavier than `min_weight`, changed since `since_us` and no
@@ -370,7 +291,8 @@ class _Walk:
         for _found, _lightest, fact_id, changed_us, confidence, importance in rows:
             if fact_id is not None:
                 self.add(fact_id, changed_us, confidence, importance)
-        return _HeavyFetch(min_weight=min_weight, since_us=since_us, cap=cap, found=rows[0][0], lightest=rows[0][1])
+        self.run.weighed += rows[0][0]
+        return _HeavyFetch(found=rows[0][0], lightest=rows[0][1])
 
     def _walked(self, walked: int, depth: int) -> None:
         self.run.rounds += 1
@@ -423,7 +345,7 @@ def _rank_by_recency(walk: _Walk) -> RankingRun:
     weights, limit = walk.weights, walk.limit
     depth = max(WALK_PER_SLOT * limit, MIN_WALK)
     cap = max(CAP_PER_SLOT * limit, MIN_CAP)
-    heavy = walk.first_step(depth, cap)
+    walk.step(depth)
     while True:
         nth = walk.nth_best()
         if walk.exhausted or nth is None:
@@ -431,15 +353,11 @@ def _rank_by_recency(walk: _Walk) -> RankingRun:
         newest_unseen = _raised(recency(walk.last[1], walk.now_us))  # no unscored fact is more recent
         if _settled(walk, _combine(newest_unseen, 1.0, 0.0, weights), nth):
             return walk.finish("recency bound")  # not even the highest weight lifts an older fact to T
-        if heavy is None or not _lets_every_winner_through(heavy, weights, newest_unseen, nth.score, walk.now_us):
-            heavy = None
-            min_weight = _min_weight(weights, newest_unseen, nth.score)
-            if min_weight is not None:
-                since_us = _oldest_that_can_win(weights, nth.score, walk.now_us)
-                heavy = walk.read_heavy(min_weight, since_us, cap, nth.score)
-                nth = walk.nth_best()
-        if heavy is not None:
-            if heavy.found < heavy.cap:
+        min_weight = _min_weight(weights, newest_unseen, nth.score)
+        if min_weight is not None:
+            heavy = walk.read_heavy(min_weight, _oldest_that_can_win(weights, nth.score, walk.now_us), cap, nth.score)
+            nth = walk.nth_best()
+            if heavy.found < cap:
                 return walk.finish("weight index")  # every fact heavy and recent enough was scored
             walk.run.capped += 1
             if _settled(walk, _combine(newest_unseen, heavy.lightest, 0.0, weights), nth):
@@ -447,15 +365,7 @@ def _rank_by_recency(walk: _Walk) -> RankingRun:
         # The walk has not gone far enough back for recency to have decayed: go twice as deep.
         walk.run.steps.append("deeper")
         walk.step(depth)
-        depth, cap, heavy = depth * 2, cap * 2, None
-
-
-def _lets_every_winner_through(heavy: _HeavyFetch, weights: Weights, newest_unseen: float, nth_score: float,
-                               now_us: int) -> bool:
-    """The thresholds the database worked out keep out only facts that score below the N-th best."""
-    if _combine(newest_unseen, heavy.min_weight, 0.0, weights) >= nth_score:
-        return False
-    return heavy.since_us is None or _combine(_raised(recency(heavy.since_us, now_us)), 1.0, 0.0, weights) < nth_score
+        depth, cap = depth * 2, cap * 2
 
 
 def _min_weight(weights: Weights, newest_unseen: float, nth_score: float) -> float | None:
