@@ -145,3 +145,10 @@ def test_on_a_ranked_server_the_types_before_say_the_newest_facts_come_back(memb
         assert "most recently changed facts fill the context again" in page[start:page.index("</article>", start)]
     assert "This server uses it now." in ranked_card(page)
     assert "<table" not in ranked_card(page)
+
+
+def test_the_memory_types_page_explains_how_ranked_scores_a_fact(member):
+    page = html.unescape(logged_in_client(member).get(reverse("memory:types-doc")).content.decode())
+    section = page[page.index('id="ranking"'):]
+    assert "score = confidence × (w_rec·recency + w_imp·importance + w_rel·relevance)" in section
+    assert "halves every 30 days" in section and "An unscored fact counts as 0.5" in section
