@@ -1,6 +1,10 @@
 """Middleware of our own."""
 
+import logging
+
 from django.utils.cache import patch_vary_headers
+
+logger = logging.getLogger(__name__)
 
 
 class VaryOnHtmxMiddleware:
@@ -38,3 +42,57 @@ class ContentSecurityPolicyMiddleware:
             admin = request.path.startswith("/admin/")
             response["Content-Security-Policy"] = ADMIN_CONTENT_SECURITY_POLICY if admin else CONTENT_SECURITY_POLICY
         return response
+
+
+class DatabaseUnavailableMiddleware:
+    """PostgreSQL restarting or unreachable: a clean 503 that says nothing was changed (the request's
+    transaction rolled back), JSON for the bot API, a page for people; never a stack trace."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        from django.db import InterfaceError, OperationalError
+        from django.http import HttpResponse
+        from django.template.loader import render_to_string
+
+        if not isinstance(exception, (OperationalError, InterfaceError)):
+            return None
+        logger.warning("database unavailable during %s %s", request.method, request.path, exc_info=exception)
+        if request.path.startswith("/api/"):
+            from memory.api.http import error_response
+
+            response = error_response(503, "The database is unavailable right now; nothing was changed. "
+                                           "Try again in a few seconds.")
+        else:  # no request context: its processors would query the unreachable database again
+            response = HttpResponse(render_to_string("503.html"), status=503)
+        response["Retry-After"] = "5"
+        return response
+
+
+class DeniedChangeAuditMiddleware:
+    """A logged-in user refused a change (403 on POST and the like) leaves a row in the audit log: staff
+    see who tried to change what they may not."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if (response.status_code == 403 and request.method not in ("GET", "HEAD", "OPTIONS")
+                and getattr(request, "user", None) is not None and request.user.is_authenticated):
+            self._record(request)
+        return response
+
+    @staticmethod
+    def _record(request) -> None:
+        from teams.models import Server
+        from teams.services import audit_record
+
+        guild_id = (request.resolver_match.kwargs.get("guild_id") if request.resolver_match else None) or ""
+        server = Server.objects.filter(guild_id=guild_id).first() if guild_id.isdigit() else None
+        audit_record(actor=request.user, server=server, action="change.denied",
+                     result=f"{request.method} {request.path}"[:200])

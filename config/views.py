@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import sys
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 
 from memory.api.http import error_response
 
@@ -15,6 +18,17 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
+    """500, or 503 when the database was unreachable (also outside views: sessions, authentication)."""
+    from django.db import InterfaceError, OperationalError
+
+    if isinstance(sys.exc_info()[1], (OperationalError, InterfaceError)):
+        if request.path.startswith("/api/"):
+            response = error_response(503, "The database is unavailable right now; nothing was changed. "
+                                           "Try again in a few seconds.")
+        else:  # no request context: its processors would query the unreachable database again
+            response = HttpResponse(render_to_string("503.html"), status=503)
+        response["Retry-After"] = "5"
+        return response
     if request.path.startswith("/api/"):
         return error_response(500, "Something went wrong on our side; nothing was changed.")
     return render(request, "500.html", status=500)

@@ -39,6 +39,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "config.middleware.VaryOnHtmxMiddleware",
     "config.middleware.ContentSecurityPolicyMiddleware",
+    "config.middleware.DatabaseUnavailableMiddleware",
+    "config.middleware.DeniedChangeAuditMiddleware",
     # Axes last: it needs the authenticated user and answers locked-out logins itself.
     "axes.middleware.AxesMiddleware",
 ]

