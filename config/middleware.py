@@ -56,21 +56,13 @@ class DatabaseUnavailableMiddleware:
 
     def process_exception(self, request, exception):
         from django.db import InterfaceError, OperationalError
-        from django.http import HttpResponse
-        from django.template.loader import render_to_string
+
+        from .views import database_unavailable
 
         if not isinstance(exception, (OperationalError, InterfaceError)):
             return None
         logger.warning("database unavailable during %s %s", request.method, request.path, exc_info=exception)
-        if request.path.startswith("/api/"):
-            from memory.api.http import error_response
-
-            response = error_response(503, "The database is unavailable right now; nothing was changed. "
-                                           "Try again in a few seconds.")
-        else:  # no request context: its processors would query the unreachable database again
-            response = HttpResponse(render_to_string("503.html"), status=503)
-        response["Retry-After"] = "5"
-        return response
+        return database_unavailable(request)
 
 
 class DeniedChangeAuditMiddleware:

@@ -103,7 +103,6 @@ class FakeModelServer:
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
     @property
     def base_url(self) -> str:
@@ -126,6 +125,8 @@ class FakeModelServer:
         return texts
 
     def start(self) -> FakeModelServer:
+        # Poll for shutdown every 50 ms instead of 500 ms, so stopping the server does not slow every test.
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
         self.thread.start()
         return self
 

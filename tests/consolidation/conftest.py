@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
@@ -61,9 +60,7 @@ def moderator(team, server):
 
 @pytest.fixture
 def consolidation_model(consolidated, owner):
-    fake = FakeModelServer()
-    fake.thread = threading.Thread(target=fake.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    fake.start()
+    fake = FakeModelServer().start()
     model_endpoint_set(server=consolidated, actor=owner, purpose=ModelPurpose.CONSOLIDATION, base_url=fake.base_url,
                        model_name="fake-consolidation", api_key="sk-consolidation-0123456789")
     yield fake

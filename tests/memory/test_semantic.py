@@ -4,7 +4,6 @@ so calls can be counted)."""
 
 from __future__ import annotations
 
-import threading
 
 import pytest
 
@@ -31,9 +30,7 @@ FACTS = [
 
 @pytest.fixture
 def embedding_server(server, owner):
-    fake = FakeModelServer()
-    fake.thread = threading.Thread(target=fake.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    fake.start()
+    fake = FakeModelServer().start()
     model_endpoint_set(server=server, actor=owner, purpose=ModelPurpose.EMBEDDING, base_url=fake.base_url,
                        model_name="fake-e5", api_key="sk-embed-0123456789abcdef")
     yield fake
