@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from memory.models import AISettings, Fact
 from memory.services import fact_retract
@@ -54,12 +55,12 @@ def test_search_narrows_the_list_as_you_type(live_server, arcade, page):
     open_memory(page, live_server)
     assert len(visible_keys(page)) == 3
     page.locator("#id_q").press_sequentially("tourn", delay=40)
-    page.wait_for_function("document.querySelectorAll('#fact-rows .fact').length === 1")
+    expect(page.locator("#fact-rows .fact")).to_have_count(1)  # locators, not eval: the CSP forbids it
     assert visible_keys(page) == ["tournament_day"]
     assert "q=tourn" in page.url  # the URL follows, so the search can be shared and reloaded
     page.fill("#id_q", "")
     page.locator("#id_q").dispatch_event("input")
-    page.wait_for_function("document.querySelectorAll('#fact-rows .fact').length === 3")
+    expect(page.locator("#fact-rows .fact")).to_have_count(3)
 
 
 def test_owner_adds_edits_and_deletes_a_fact(live_server, arcade, page):
@@ -86,7 +87,7 @@ def test_owner_adds_edits_and_deletes_a_fact(live_server, arcade, page):
 
     page.locator("#fact-rows .fact", has_text="meetup_city").locator("button:has-text('Delete')").click()
     page.locator("#fact-rows .fact.is-confirming button:has-text('Delete')").click()
-    page.wait_for_function("!document.body.innerText.includes('in June')")
+    expect(page.locator("#fact-rows .fact", has_text="in June")).to_have_count(0)
     assert not Fact.objects.filter(server=arcade, key="meetup_city").exists()
 
 
@@ -168,3 +169,17 @@ def test_a_refused_fact_shows_the_reason_beside_the_form(live_server, arcade, pa
     page.click("#fact-create button[type=submit]")
     page.wait_for_selector("#fact-create .errorlist:has-text('1–1000 characters')")
     assert not Fact.objects.filter(server=arcade, key="too_long").exists()
+
+
+def test_the_ranked_dry_run_follows_a_sample_message_as_it_is_typed(live_server, arcade, page):
+    AISettings.objects.update_or_create(server=arcade, defaults={"max_injected_items": 1})
+    log_in(page, live_server, "viewer")
+    open_memory(page, live_server)
+    page.click("button:has-text('Compare the six types')")
+    card = page.locator("#type-ranked")
+    expect(card).to_contain_text("0 of 3 facts in force already have an importance score")
+    page.locator("#ranked-sample-message").press_sequentially("tournament", delay=30)
+    expect(page.locator("#ranked-sample-slots")).to_contain_text("For “tournament”")
+    expect(page.locator("#ranked-sample-slots table", has_text="Would win a slot")).to_contain_text("tournament_day")
+    expect(page.locator("#ranked-sample-slots table", has_text="Would lose its slot")).to_contain_text("paul_birthday")
+    screenshot(page, "memory-ranked-dry-run-1280")
