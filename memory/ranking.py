@@ -208,6 +208,41 @@ _HEAVY_ENOUGH = f"""
 """
 
 
+# The first step when an earlier ranking of the server left a hint (_HINTS): the walk as above, and in the
+# same round trip the weight index read with the thresholds the hinted N-th best calls for. Python checks
+# the hint against the N-th best it then finds before relying on what the read left out.
+_HINTED_FIRST_STEP = f"""
+    WITH walked AS (
+        SELECT id, changed_at, confidence, importance, {_WEIGHT} AS weight, {_UNMATCHED_SCORE} AS score
+        FROM memory_fact WHERE {_IN_FORCE} ORDER BY changed_at DESC, id DESC LIMIT %(depth)s
+    ),
+    last_walked AS (SELECT id FROM walked ORDER BY changed_at, id LIMIT 1),
+    heavy AS (
+        SELECT id, changed_at, confidence, importance, {_WEIGHT} AS weight, {_UNMATCHED_SCORE} AS score
+        FROM memory_fact
+        WHERE {_IN_FORCE} AND {_WEIGHT} >= %(min_weight)s::float8 AND changed_at <= %(now)s::timestamptz {{since}}
+        ORDER BY {_WEIGHT} DESC, changed_at DESC, id DESC LIMIT %(cap)s
+    ),
+    found AS (SELECT count(*) AS found, min(weight) AS lightest FROM heavy)
+    SELECT id, {_MICROSECONDS}, confidence, importance, weight, id = (SELECT id FROM last_walked),
+           (SELECT count(*) FROM walked), NULL::int8, NULL::float8
+    FROM walked
+    WHERE score >= COALESCE((SELECT score FROM walked ORDER BY score DESC OFFSET %(nth)s LIMIT 1), '-infinity')
+                   - %(margin)s::float8
+       OR id = (SELECT id FROM last_walked)
+    UNION ALL
+    SELECT id, {_MICROSECONDS}, confidence, importance, {_WEIGHT}, false, NULL, NULL, NULL FROM memory_fact
+    WHERE {_IN_FORCE} AND id = ANY(%(matched)s)
+    UNION ALL
+    SELECT heavy.id, {_MICROSECONDS}, confidence, importance, weight, false, NULL, found.found, found.lightest
+    FROM found LEFT JOIN heavy ON heavy.score >= %(min_score)s::float8 - %(margin)s::float8
+"""
+# Per server, ranking weights and slots: a lower bound of the N-th best unmatched score at a moment, left by
+# the last ranking (any message's N-th best is at least that, less the recency lost since). Only a hint:
+# Python checks it on every use, a wrong one costs a round trip and never a fact. Per process, never stored.
+_HINTS: dict[tuple[int, Weights, int], tuple[float, int]] = {}
+
+
 @dataclass(frozen=True)
 class _HeavyFetch:
     """How many facts one read of the weight index found (at most its cap), and the weight of the lightest."""
@@ -294,6 +329,37 @@ class _Walk:
         self.run.weighed += rows[0][0]
         return _HeavyFetch(found=rows[0][0], lightest=rows[0][1])
 
+    def hinted_first_step(self, depth: int, cap: int, guess: float, min_weight: float,
+                          since_us: int | None) -> _HeavyFetch:
+        """The first walk, and the weight index read the guessed N-th best calls for, in one round trip."""
+        params = {**self.params(), "depth": depth, "cap": cap, "nth": self.limit - 1, "min_weight": min_weight,
+                  "min_score": guess, "matched": list(self.relevance)}
+        if since_us is not None:
+            params["since"] = _moment(since_us)
+        sql = _HINTED_FIRST_STEP.format(since="AND changed_at >= %(since)s" if since_us is not None else "")
+        walked, heavy = 0, _HeavyFetch(found=0, lightest=None)
+        for (fact_id, changed_us, confidence, importance, weight, is_last, walk_length, found,
+             lightest) in _fetch(sql, params):
+            if fact_id is not None:
+                self.add(fact_id, changed_us, confidence, importance)
+            if is_last:
+                self.last = (fact_id, changed_us, weight)
+            walked = walk_length if walk_length is not None else walked
+            if found is not None:
+                heavy = _HeavyFetch(found=found, lightest=lightest)
+        self._walked(walked, depth)
+        self.run.weighed += heavy.found
+        return heavy
+
+    def leave_hint(self) -> None:
+        """The N-th best score of the facts scored, as if nothing matched the message: no message's N-th
+        best is lower at this moment (relevance only adds, and unscored facts only score lower)."""
+        unmatched = [_combine(fact.confidence * fact.recency, fact_weight(fact.confidence, fact.importance), 0.0,
+                              self.weights) for fact in self.seen.values()]
+        if len(unmatched) >= self.limit:
+            _HINTS[(self.server_id, self.weights, self.limit)] = (heapq.nlargest(self.limit, unmatched)[-1],
+                                                                   self.now_us)
+
     def _walked(self, walked: int, depth: int) -> None:
         self.run.rounds += 1
         self.run.walked += walked
@@ -342,10 +408,16 @@ def _settled(walk: _Walk, bound: float, nth: ScoredFact) -> bool:
 
 
 def _rank_by_recency(walk: _Walk) -> RankingRun:
+    run = _rank_by_recency_steps(walk)
+    walk.leave_hint()
+    return run
+
+
+def _rank_by_recency_steps(walk: _Walk) -> RankingRun:
     weights, limit = walk.weights, walk.limit
     depth = max(WALK_PER_SLOT * limit, MIN_WALK)
     cap = max(CAP_PER_SLOT * limit, MIN_CAP)
-    walk.step(depth)
+    hinted = _hinted_read(walk, depth, cap)
     while True:
         nth = walk.nth_best()
         if walk.exhausted or nth is None:
@@ -353,10 +425,19 @@ def _rank_by_recency(walk: _Walk) -> RankingRun:
         newest_unseen = _raised(recency(walk.last[1], walk.now_us))  # no unscored fact is more recent
         if _settled(walk, _combine(newest_unseen, 1.0, 0.0, weights), nth):
             return walk.finish("recency bound")  # not even the highest weight lifts an older fact to T
-        min_weight = _min_weight(weights, newest_unseen, nth.score)
-        if min_weight is not None:
-            heavy = walk.read_heavy(min_weight, _oldest_that_can_win(weights, nth.score, walk.now_us), cap, nth.score)
-            nth = walk.nth_best()
+        heavy = None
+        if hinted is not None and _hint_held(hinted, weights, newest_unseen, nth.score, walk.now_us):
+            heavy = hinted[0]
+        else:
+            if hinted is not None:
+                walk.run.steps.append("hint refused")
+            min_weight = _min_weight(weights, newest_unseen, nth.score)
+            if min_weight is not None:
+                since_us = _oldest_that_can_win(weights, nth.score, walk.now_us)
+                heavy = walk.read_heavy(min_weight, since_us, cap, nth.score)
+                nth = walk.nth_best()
+        hinted = None
+        if heavy is not None:
             if heavy.found < cap:
                 return walk.finish("weight index")  # every fact heavy and recent enough was scored
             walk.run.capped += 1
@@ -366,6 +447,34 @@ def _rank_by_recency(walk: _Walk) -> RankingRun:
         walk.run.steps.append("deeper")
         walk.step(depth)
         depth, cap = depth * 2, cap * 2
+
+
+_Hinted = tuple  # (_HeavyFetch, guess, min_weight, since_us)
+
+
+def _hinted_read(walk: _Walk, depth: int, cap: int) -> _Hinted | None:
+    """The first walk, with the weight index read in the same round trip when a hint allows it."""
+    hint = _HINTS.get((walk.server_id, walk.weights, walk.limit))
+    if hint is not None:
+        lower_bound, at_us = hint
+        # Scores lose at most the share recency loses in between; the importance part stays.
+        guess = lower_bound * recency(at_us, walk.now_us) * (1 - 1e-9)
+        min_weight = _min_weight(walk.weights, 1.0, guess)
+        if guess > 0 and min_weight is not None:
+            since_us = _oldest_that_can_win(walk.weights, guess, walk.now_us)
+            walk.run.steps.append("hinted")
+            return (walk.hinted_first_step(depth, cap, guess, min_weight, since_us), guess, min_weight, since_us)
+    walk.step(depth)
+    return None
+
+
+def _hint_held(hinted: _Hinted, weights: Weights, newest_unseen: float, nth_score: float, now_us: int) -> bool:
+    """The guessed N-th best was no higher than the real one, so the read left out only facts below it:
+    those lighter than its threshold, changed before its oldest moment, or scoring below the guess."""
+    _heavy, guess, min_weight, since_us = hinted
+    if guess > nth_score or _combine(newest_unseen, min_weight, 0.0, weights) >= nth_score:
+        return False
+    return since_us is None or _combine(_raised(recency(since_us, now_us)), 1.0, 0.0, weights) < nth_score
 
 
 def _min_weight(weights: Weights, newest_unseen: float, nth_score: float) -> float | None:

@@ -24,6 +24,12 @@ WEIGHT_COMBINATIONS = [
 LIMITS = [1, 3, 20, 60, 400]  # 400: more slots than facts, the walk reaches the end
 
 
+@pytest.fixture(autouse=True)
+def no_hints(monkeypatch):
+    """Each test starts without hints left by rankings of earlier tests."""
+    monkeypatch.setattr(ranking, "_HINTS", {})
+
+
 @pytest.fixture
 def small_walks(monkeypatch):
     """Walks and caps a few facts long, so a few hundred facts take every branch: the recency bound,
@@ -75,8 +81,8 @@ def test_the_fast_path_ranks_exactly_like_scoring_every_fact(server, small_walks
                 assert [fact.id for fact in fast.facts] == [fact.id for fact in expected], (weights, limit)
                 assert [fact.score for fact in fast.facts] == [fact.score for fact in expected]
                 steps.update(fast.steps)
-    assert set(steps) == {"recency bound", "weight index", "weight index, capped", "deeper", "exhausted",
-                          "weight bound", "weight tie"}, steps
+    assert set(steps) >= {"recency bound", "weight index", "weight index, capped", "deeper", "exhausted",
+                          "weight bound", "weight tie", "hinted"}, steps
 
 
 def test_ties_go_to_the_newer_change_then_the_higher_id(server, small_walks):
@@ -111,3 +117,31 @@ def test_facts_of_other_servers_and_retracted_facts_never_rank(server, other_ser
     relevance = {theirs.pk: 1.0, gone.pk: 1.0}
     fast = rank_top(server.pk, Weights(1, 1, 1), 20, relevance, timezone.now())
     assert [fact.id for fact in fast.facts] == [ours.pk]
+
+
+@pytest.mark.parametrize("hint", [0.99, 0.4], ids=["too high", "too low"])
+def test_a_wrong_hint_costs_a_round_trip_never_a_fact(server, small_walks, hint):
+    rng = random.Random(7)
+    now = timezone.now()
+    in_force = random_memory(server, rng, 200, now)
+    weights = Weights(1, 1, 1)
+    for limit in (3, 20):
+        relevance = random_relevance(rng, in_force)
+        ranking._HINTS[(server.pk, weights, limit)] = (hint, ranking.microseconds(now))
+        fast = rank_top(server.pk, weights, limit, relevance, now)
+        assert [fact.id for fact in fast.facts] == [fact.id for fact in rank_every_fact(
+            server, weights, limit, relevance, now)]
+        assert "hinted" in fast.steps
+        assert ("hint refused" in fast.steps) == (hint == 0.99)
+
+
+def test_each_ranking_leaves_a_hint_no_higher_than_any_messages_nth_best(server):
+    rng = random.Random(11)
+    now = timezone.now()
+    in_force = random_memory(server, rng, 150, now)
+    weights = Weights(2, 1, 1)
+    rank_top(server.pk, weights, 10, random_relevance(rng, in_force), now)
+    lower_bound, _at = ranking._HINTS[(server.pk, weights, 10)]
+    for _ in range(10):
+        relevance = random_relevance(rng, in_force)
+        assert lower_bound <= rank_every_fact(server, weights, 10, relevance, now)[-1].score
