@@ -18,7 +18,9 @@ bounds what any other fact needs: it is older than the last fact walked and unma
 its score is at most (w_rec·recency(last walked) + w_imp·weight) / W, where weight = confidence ×
 importance. Only facts whose weight reaches the threshold, and that are recent enough for even the
 highest weight to reach T, can still win; the fact_in_force_weight index (migration 0008) hands over
-exactly those. If there are more of them than a cap, the walk goes twice as deep and tries again.
+exactly those. If there are more of them than a cap, the walk goes twice as deep and tries again. The
+last ranking of a server leaves a hint of its N-th best, so that on most messages the first walk and the
+weight index read go to the database together; a hint is checked, and a wrong one costs a round trip.
 
 The database scores each candidate and sends only those within SQL_MARGIN of T (reading a timestamp
 into Python costs more than scoring it): a few dozen rows per message. Python then scores them again
@@ -352,8 +354,8 @@ class _Walk:
         return heavy
 
     def leave_hint(self) -> None:
-        """The N-th best score of the facts scored, as if nothing matched the message: no message's N-th
-        best is lower at this moment (relevance only adds, and unscored facts only score lower)."""
+        """The N-th best score of the facts scored here, as if nothing matched the message: no message's
+        N-th best is lower at this moment (relevance only adds, and facts not scored here only add more)."""
         unmatched = [_combine(fact.confidence * fact.recency, fact_weight(fact.confidence, fact.importance), 0.0,
                               self.weights) for fact in self.seen.values()]
         if len(unmatched) >= self.limit:
@@ -427,7 +429,7 @@ def _rank_by_recency_steps(walk: _Walk) -> RankingRun:
             return walk.finish("recency bound")  # not even the highest weight lifts an older fact to T
         heavy = None
         if hinted is not None and _hint_held(hinted, weights, newest_unseen, nth.score, walk.now_us):
-            heavy = hinted[0]
+            heavy = hinted.heavy
         else:
             if hinted is not None:
                 walk.run.steps.append("hint refused")
@@ -449,7 +451,14 @@ def _rank_by_recency_steps(walk: _Walk) -> RankingRun:
         depth, cap = depth * 2, cap * 2
 
 
-_Hinted = tuple  # (_HeavyFetch, guess, min_weight, since_us)
+@dataclass(frozen=True)
+class _Hinted:
+    """A weight index read made with a guessed N-th best, and the thresholds the guess called for."""
+
+    heavy: _HeavyFetch
+    guess: float
+    min_weight: float
+    since_us: int | None
 
 
 def _hinted_read(walk: _Walk, depth: int, cap: int) -> _Hinted | None:
@@ -463,7 +472,8 @@ def _hinted_read(walk: _Walk, depth: int, cap: int) -> _Hinted | None:
         if guess > 0 and min_weight is not None:
             since_us = _oldest_that_can_win(walk.weights, guess, walk.now_us)
             walk.run.steps.append("hinted")
-            return (walk.hinted_first_step(depth, cap, guess, min_weight, since_us), guess, min_weight, since_us)
+            return _Hinted(walk.hinted_first_step(depth, cap, guess, min_weight, since_us), guess, min_weight,
+                           since_us)
     walk.step(depth)
     return None
 
@@ -471,10 +481,10 @@ def _hinted_read(walk: _Walk, depth: int, cap: int) -> _Hinted | None:
 def _hint_held(hinted: _Hinted, weights: Weights, newest_unseen: float, nth_score: float, now_us: int) -> bool:
     """The guessed N-th best was no higher than the real one, so the read left out only facts below it:
     those lighter than its threshold, changed before its oldest moment, or scoring below the guess."""
-    _heavy, guess, min_weight, since_us = hinted
-    if guess > nth_score or _combine(newest_unseen, min_weight, 0.0, weights) >= nth_score:
+    if hinted.guess > nth_score or _combine(newest_unseen, hinted.min_weight, 0.0, weights) >= nth_score:
         return False
-    return since_us is None or _combine(_raised(recency(since_us, now_us)), 1.0, 0.0, weights) < nth_score
+    return hinted.since_us is None or _combine(_raised(recency(hinted.since_us, now_us)), 1.0, 0.0,
+                                               weights) < nth_score
 
 
 def _min_weight(weights: Weights, newest_unseen: float, nth_score: float) -> float | None:
