@@ -10,7 +10,7 @@ common words, picked with Zipf-like weights from the seed's own word lists):
 
 - context.classic.<size>: POST /api/v1/servers/{guild}/context under Classic, in process through
   django.test.Client;
-- context.ranked.<size>: the same under Ranked (the best-scored facts for the message, memory/ranking.py,
+- context.ranked.<size>: the same under Ranked (the best-scored facts for the message, memory/ranking/,
   with the server's default weights), followed by `context.ranked.<size> settled_without_cap=<fraction>`:
   the share of those messages whose exact top N the first walk and one read of the weight index proved,
   without the read hitting its cap or the walk going deeper;

@@ -145,7 +145,7 @@ class Fact(models.Model):
                 condition=Q(retracted_at__isnull=True),
                 name="fact_in_force_newest",
             ),
-            # Ranked context (memory/ranking.py): facts in force by their weight, confidence × importance
+            # Ranked context (memory/ranking/): facts in force by their weight, confidence × importance
             # (unscored counts as UNSCORED_IMPORTANCE), newest first among equals. It finds the few older facts
             # whose weight could still beat the newest ones; changed_at is a key column so that the time window
             # those facts must fall in is checked on the index entries, before any table row is read.

@@ -63,7 +63,7 @@ def message_relevance(server: Server, message: str, ai_settings: AISettings | No
 
 def best_scored(server: Server, ai_settings: AISettings, message: str) -> list[Fact]:
     """Ranked, and every type after it: the facts with the best score for this message fill the slots,
-    best first (memory/ranking.py)."""
+    best first (memory/ranking/)."""
     ranked = rank_top(server.pk, Weights.of(ai_settings), ai_settings.max_injected_items,
                       message_relevance(server, message, ai_settings), timezone.now())
     return facts_in_order([fact.id for fact in ranked.facts])

@@ -1,4 +1,4 @@
-# Ranked context: facts in force by confidence × importance, then newest (memory/ranking.py).
+# Ranked context: facts in force by confidence × importance, then newest (memory/ranking/).
 
 from django.contrib.postgres.operations import AddIndexConcurrently
 from django.db import migrations, models

@@ -1,4 +1,4 @@
-"""The fast top-N of memory/ranking.py gives exactly what scoring every fact gives, on every branch."""
+"""The fast top N of memory/ranking gives exactly what scoring every fact gives, on every branch."""
 
 from __future__ import annotations
 
@@ -9,9 +9,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from memory import ranking
 from memory.models import Fact
-from memory.ranking import Weights, rank_top
+from memory.ranking import Weights, microseconds, rank_top, relevance_by_position, top
 from tests.factories import make_fact
 
 from .ranking_reference import rank_every_fact
@@ -27,7 +26,7 @@ LIMITS = [1, 3, 20, 60, 400]  # 400: more slots than facts, the walk reaches the
 @pytest.fixture(autouse=True)
 def no_hints(monkeypatch):
     """Each test starts without hints left by rankings of earlier tests."""
-    monkeypatch.setattr(ranking, "_HINTS", {})
+    monkeypatch.setattr(top, "_HINTS", {})
 
 
 @pytest.fixture
@@ -36,7 +35,7 @@ def small_walks(monkeypatch):
     the weight index with and without hitting its cap, deeper walks, walking to the end, ties."""
     for name, value in {"WALK_PER_SLOT": 1, "MIN_WALK": 4, "CAP_PER_SLOT": 1, "MIN_CAP": 3,
                         "HEAVY_PER_SLOT": 1, "MIN_HEAVY": 2}.items():
-        monkeypatch.setattr(ranking, name, value)
+        monkeypatch.setattr(top, name, value)
 
 
 def random_memory(server, rng: random.Random, count: int, now) -> list[Fact]:
@@ -64,7 +63,7 @@ def random_memory(server, rng: random.Random, count: int, now) -> list[Fact]:
 
 def random_relevance(rng: random.Random, facts: list[Fact]) -> dict[int, float]:
     matched = rng.sample(facts, rng.choice([0, 1, 5, 30, 50]))
-    return ranking.relevance_by_position([fact.id for fact in matched])
+    return relevance_by_position([fact.id for fact in matched])
 
 
 def test_the_fast_path_ranks_exactly_like_scoring_every_fact(server, small_walks):
@@ -127,7 +126,7 @@ def test_a_wrong_hint_costs_a_round_trip_never_a_fact(server, small_walks, hint)
     weights = Weights(1, 1, 1)
     for limit in (3, 20):
         relevance = random_relevance(rng, in_force)
-        ranking._HINTS[(server.pk, weights, limit)] = (hint, ranking.microseconds(now))
+        top._HINTS[(server.pk, weights, limit)] = (hint, microseconds(now))
         fast = rank_top(server.pk, weights, limit, relevance, now)
         assert [fact.id for fact in fast.facts] == [fact.id for fact in rank_every_fact(
             server, weights, limit, relevance, now)]
@@ -141,7 +140,7 @@ def test_each_ranking_leaves_a_hint_no_higher_than_any_messages_nth_best(server)
     in_force = random_memory(server, rng, 150, now)
     weights = Weights(2, 1, 1)
     rank_top(server.pk, weights, 10, random_relevance(rng, in_force), now)
-    lower_bound, _at = ranking._HINTS[(server.pk, weights, 10)]
+    lower_bound, _at = top._HINTS[(server.pk, weights, 10)]
     for _ in range(10):
         relevance = random_relevance(rng, in_force)
         assert lower_bound <= rank_every_fact(server, weights, 10, relevance, now)[-1].score

@@ -1,52 +1,27 @@
-"""Ranked context: score facts on recency, importance and relevance, and find the exact top N of a
-server without scoring every one of its facts.
-
-    score = confidence × (w_rec·recency + w_imp·importance + w_rel·relevance) / (w_rec + w_imp + w_rel)
-
-- recency = 0.5 ** (age of the last change / HALF_LIFE): 1 for a fact changed now, ½ after 30 days;
-- importance is what the model rated when it wrote the fact (0–1); unscored counts as UNSCORED_IMPORTANCE;
-- relevance = 1 − position / RELEVANCE_DEPTH in the full-text results for the current message
-  (retrieval.search_word_ids); a fact the search did not return gets 0;
-- confidence (0–1) multiplies the whole: it can only lower a score.
-
-It ranks and never filters: nothing is stored, so a fact that misses the cut on one message is a
-candidate again on the next.
-
-How the top N is found at a million facts (a threshold algorithm). Every fact the search returned, and
-the newest facts along the (server, changed_at, id) index, are scored. T, the N-th best score so far,
-bounds what any other fact needs: it is older than the last fact walked and unmatched (relevance 0), so
-its score is at most (w_rec·recency(last walked) + w_imp·weight) / W, where weight = confidence ×
-importance. Only facts whose weight reaches the threshold, and that are recent enough for even the
-highest weight to reach T, can still win; the fact_in_force_weight index (migration 0008) hands over
-exactly those. If there are more of them than a cap, the walk goes twice as deep and tries again. The
-last ranking of a server leaves a hint of its N-th best, so that on most messages the first walk and the
-weight index read go to the database together; a hint is checked, and a wrong one costs a round trip.
-
-The database scores each candidate and sends only those within SQL_MARGIN of T (reading a timestamp
-into Python costs more than scoring it): a few dozen rows per message. Python then scores them again
-with score() below, and only that score orders facts, so the fast path agrees exactly with scoring every
-fact in Python (tests/memory/ranking_reference.py).
-"""
+"""The exact top N of a server's facts by score, without scoring every fact (the threshold algorithm
+described in memory/ranking/__init__.py)."""
 
 from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from django.db import connection
 
-from .models import UNSCORED_IMPORTANCE, AISettings
-
-# A fact changed a month ago counts half as recent as one changed now, one changed a year ago about
-# 1/4500: conversations in a community move on over weeks, and importance keeps what lasts (rules,
-# names, dates) in the context for longer.
-HALF_LIFE = timedelta(days=30)
-_HALF_LIFE_SECONDS = HALF_LIFE.total_seconds()
-# How many search results count towards relevance: the first gets 1, the 50th gets 1/50.
-RELEVANCE_DEPTH = 50
+from .score import (
+    EPOCH,
+    HALF_LIFE_SECONDS,
+    ScoredFact,
+    Weights,
+    best,
+    combine,
+    fact_weight,
+    microseconds,
+    recency,
+    scored_fact,
+)
 
 # The first walk scores the newest max(WALK_PER_SLOT × N, MIN_WALK) facts; the weight index may then hand
 # over at most max(CAP_PER_SLOT × N, MIN_CAP) more before the walk is doubled. Measured on the bench
@@ -56,116 +31,22 @@ WALK_PER_SLOT, MIN_WALK = 15, 300
 CAP_PER_SLOT, MIN_CAP = 20, 400
 # With recency weighted 0 the walk goes down the weight index instead (heaviest first).
 HEAVY_PER_SLOT, MIN_HEAVY = 2, 50
-# The database's score of a fact and score() below differ by a few units in the last place (1e-16);
+# The database's score of a fact and score.score() differ by a few units in the last place (1e-16);
 # the database keeps every fact within this much of the N-th best, so it never leaves one out.
 SQL_MARGIN = 1e-9
 # A computed recency may be off by a fraction of a unit in the last place (pow); bounds add this many.
 _ULPS = 2
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-@dataclass(frozen=True)
-class Weights:
-    """The server's ranking weights (AI settings: each 0–10, never all zero)."""
-
-    recency: float
-    importance: float
-    relevance: float
-
-    @classmethod
-    def of(cls, ai_settings: AISettings) -> Weights:
-        return cls(ai_settings.weight_recency, ai_settings.weight_importance, ai_settings.weight_relevance)
-
-    @property
-    def total(self) -> float:
-        return self.recency + self.importance + self.relevance
-
-
-@dataclass(frozen=True, slots=True)
-class ScoredFact:
-    """One fact's score and what it is made of (ids and numbers, no text: this is the hot path)."""
-
-    id: int
-    changed_us: int  # last change, microseconds since 1970 (reading a datetime costs ten times more)
-    confidence: float
-    importance: float | None
-    recency: float
-    relevance: float
-    score: float
-
-    @property
-    def changed_at(self) -> datetime:
-        return _EPOCH + timedelta(microseconds=self.changed_us)
-
-
-def microseconds(moment: datetime) -> int:
-    return (moment - _EPOCH) // timedelta(microseconds=1)
-
-
-def recency(changed_us: int, now_us: int) -> float:
-    """0.5 ** (age / HALF_LIFE); a change dated after now counts as now (1.0)."""
-    return 0.5 ** (max(now_us - changed_us, 0) / 1_000_000 / _HALF_LIFE_SECONDS)
-
-
-def fact_weight(confidence: float, importance: float | None) -> float:
-    """confidence × importance, unscored counting as middling: what the fact_in_force_weight index holds."""
-    return confidence * (UNSCORED_IMPORTANCE if importance is None else importance)
-
-
-def _combine(recency_term: float, weight_term: float, relevance_term: float, weights: Weights) -> float:
-    return (weights.recency * recency_term + weights.importance * weight_term
-            + weights.relevance * relevance_term) / weights.total
-
-
-def score(*, confidence: float, importance: float | None, recency: float, relevance: float,
-          weights: Weights) -> float:
-    """confidence × (w_rec·recency + w_imp·importance + w_rel·relevance) / (w_rec + w_imp + w_rel).
-
-    Confidence is multiplied into each term before they are weighed (the same number): the importance
-    term is then the fact's weight exactly as the database indexes it, and since floating-point + and ×
-    never decrease when an operand grows, a bound computed from larger terms is never below a score."""
-    return _combine(confidence * recency, fact_weight(confidence, importance), confidence * relevance, weights)
-
-
-def relevance_by_position(ids_best_first: Sequence[int], depth: int = RELEVANCE_DEPTH) -> dict[int, float]:
-    """1 − position / depth for each search result (the first gets 1); results beyond depth get nothing."""
-    relevance: dict[int, float] = {}
-    for position, fact_id in enumerate(ids_best_first[:depth]):
-        relevance.setdefault(fact_id, 1.0 - position / depth)
-    return relevance
-
-
-def scored_fact(fact_id: int, changed_us: int, confidence: float, importance: float | None, *,
-                weights: Weights, relevance: dict[int, float], now_us: int) -> ScoredFact:
-    fact_recency = recency(changed_us, now_us)
-    fact_relevance = relevance.get(fact_id, 0.0)
-    return ScoredFact(id=fact_id, changed_us=changed_us, confidence=confidence, importance=importance,
-                      recency=fact_recency, relevance=fact_relevance,
-                      score=score(confidence=confidence, importance=importance, recency=fact_recency,
-                                  relevance=fact_relevance, weights=weights))
-
-
-def best(facts: Iterable[ScoredFact], limit: int) -> list[ScoredFact]:
-    """The `limit` best, best first; ties go to the newer change, then the higher id."""
-    return heapq.nlargest(limit, facts, key=_order_of)
-
-
-def _order_of(fact: ScoredFact) -> tuple[float, int, int]:
-    return (fact.score, fact.changed_us, fact.id)
-
-
-# The fast path -----------------------------------------------------------------------------------
 
 # Hand-written SQL: this runs for every message the bot sees on a ranked server (config/rows.py). The
 # weight expression must read exactly as the index expression of migration 0008 for the index to be used.
 _WEIGHT = "confidence * COALESCE(importance, 0.5)"
 _IN_FORCE = "server_id = %(server)s AND retracted_at IS NULL"
 _MICROSECONDS = "(EXTRACT(EPOCH FROM changed_at) * 1000000)::int8"
-# score() in SQL; power() refuses to underflow, so ages beyond a thousand half-lives count as that old.
+# score.score() in SQL; power() refuses to underflow, so ages beyond a thousand half-lives count as that old.
 # Every operand is float8, as in Python (a numeric would make power() exact and slow).
 _RECENCY = """power(0.5::float8, least(greatest(
                   date_part('epoch', %(now)s::timestamptz - changed_at), 0) / %(half_life)s::float8, 1000))"""
-# score() of an unmatched fact (relevance 0). The facts the search matched come back whole and Python
+# score.score() of an unmatched fact (relevance 0). The facts the search matched come back whole and Python
 # scores them; a matched fact walked past scores at least this much, so no filter below drops it wrongly.
 _UNMATCHED_SCORE = f"""(%(w_rec)s::float8 * (confidence * {_RECENCY})
                         + %(w_imp)s::float8 * ({_WEIGHT})) / %(w_total)s::float8"""
@@ -288,7 +169,7 @@ class _Walk:
 
     def params(self) -> dict:
         weights = self.weights
-        return {"server": self.server_id, "now": self.now, "half_life": _HALF_LIFE_SECONDS, "margin": SQL_MARGIN,
+        return {"server": self.server_id, "now": self.now, "half_life": HALF_LIFE_SECONDS, "margin": SQL_MARGIN,
                 "w_rec": weights.recency, "w_imp": weights.importance, "w_total": weights.total}
 
     def add(self, fact_id: int, changed_us: int, confidence: float, importance: float | None) -> None:
@@ -356,7 +237,7 @@ class _Walk:
     def leave_hint(self) -> None:
         """The N-th best score of the facts scored here, as if nothing matched the message: no message's
         N-th best is lower at this moment (relevance only adds, and facts not scored here only add more)."""
-        unmatched = [_combine(fact.confidence * fact.recency, fact_weight(fact.confidence, fact.importance), 0.0,
+        unmatched = [combine(fact.confidence * fact.recency, fact_weight(fact.confidence, fact.importance), 0.0,
                               self.weights) for fact in self.seen.values()]
         if len(unmatched) >= self.limit:
             _HINTS[(self.server_id, self.weights, self.limit)] = (heapq.nlargest(self.limit, unmatched)[-1],
@@ -384,7 +265,7 @@ def _fetch(sql: str, params: dict) -> list[tuple]:
 
 
 def _moment(changed_us: int) -> datetime:
-    return _EPOCH + timedelta(microseconds=changed_us)
+    return EPOCH + timedelta(microseconds=changed_us)
 
 
 def _raised(value: float, ulps: int = _ULPS) -> float:
@@ -425,7 +306,7 @@ def _rank_by_recency_steps(walk: _Walk) -> RankingRun:
         if walk.exhausted or nth is None:
             return walk.finish("exhausted")
         newest_unseen = _raised(recency(walk.last[1], walk.now_us))  # no unscored fact is more recent
-        if _settled(walk, _combine(newest_unseen, 1.0, 0.0, weights), nth):
+        if _settled(walk, combine(newest_unseen, 1.0, 0.0, weights), nth):
             return walk.finish("recency bound")  # not even the highest weight lifts an older fact to T
         heavy = None
         if hinted is not None and _hint_held(hinted, weights, newest_unseen, nth.score, walk.now_us):
@@ -443,7 +324,7 @@ def _rank_by_recency_steps(walk: _Walk) -> RankingRun:
             if heavy.found < cap:
                 return walk.finish("weight index")  # every fact heavy and recent enough was scored
             walk.run.capped += 1
-            if _settled(walk, _combine(newest_unseen, heavy.lightest, 0.0, weights), nth):
+            if _settled(walk, combine(newest_unseen, heavy.lightest, 0.0, weights), nth):
                 return walk.finish("weight index, capped")  # the rest are lighter than the lightest read
         # The walk has not gone far enough back for recency to have decayed: go twice as deep.
         walk.run.steps.append("deeper")
@@ -481,9 +362,9 @@ def _hinted_read(walk: _Walk, depth: int, cap: int) -> _Hinted | None:
 def _hint_held(hinted: _Hinted, weights: Weights, newest_unseen: float, nth_score: float, now_us: int) -> bool:
     """The guessed N-th best was no higher than the real one, so the read left out only facts below it:
     those lighter than its threshold, changed before its oldest moment, or scoring below the guess."""
-    if hinted.guess > nth_score or _combine(newest_unseen, hinted.min_weight, 0.0, weights) >= nth_score:
+    if hinted.guess > nth_score or combine(newest_unseen, hinted.min_weight, 0.0, weights) >= nth_score:
         return False
-    return hinted.since_us is None or _combine(_raised(recency(hinted.since_us, now_us)), 1.0, 0.0,
+    return hinted.since_us is None or combine(_raised(recency(hinted.since_us, now_us)), 1.0, 0.0,
                                                weights) < nth_score
 
 
@@ -497,7 +378,7 @@ def _min_weight(weights: Weights, newest_unseen: float, nth_score: float) -> flo
     margin = 1e-9
     while needed - margin > 0:
         candidate = needed - margin
-        if _combine(newest_unseen, candidate, 0.0, weights) < nth_score:
+        if combine(newest_unseen, candidate, 0.0, weights) < nth_score:
             return candidate  # a lighter fact scores below this candidate's bound, itself below T
         margin *= 16
     return None
@@ -511,11 +392,11 @@ def _oldest_that_can_win(weights: Weights, nth_score: float, now_us: int) -> int
     needed = (nth_score * weights.total - weights.importance * 1.0) / weights.recency
     if needed <= 0:
         return None
-    age_us = int(_HALF_LIFE_SECONDS * math.log2(1 / min(needed, 1.0)) * 1_000_000)
+    age_us = int(HALF_LIFE_SECONDS * math.log2(1 / min(needed, 1.0)) * 1_000_000)
     margin_us = 1_000_000
     for _ in range(40):
         since_us = now_us - age_us - margin_us
-        if _combine(_raised(recency(since_us, now_us)), 1.0, 0.0, weights) < nth_score:
+        if combine(_raised(recency(since_us, now_us)), 1.0, 0.0, weights) < nth_score:
             return since_us  # older facts are less recent still, so they score lower
         margin_us *= 2
     return None
@@ -532,12 +413,12 @@ def _rank_by_weight(walk: _Walk) -> RankingRun:
         if walk.exhausted or nth is None:
             return walk.finish("exhausted")
         last_id, last_changed_us, last_weight = walk.last
-        bound = _combine(0.0, last_weight, 0.0, weights)  # what the heaviest unscored fact scores at most
+        bound = combine(0.0, last_weight, 0.0, weights)  # what the heaviest unscored fact scores at most
         if bound < nth.score:
             return walk.finish("weight bound")
         # A tie: unscored facts as heavy as the last one walked are older than it (index order), so they
         # lose to an N-th best that is not older than it; lighter ones must score below the N-th best.
-        lighter = _combine(0.0, math.nextafter(last_weight, -math.inf), 0.0, weights)
+        lighter = combine(0.0, math.nextafter(last_weight, -math.inf), 0.0, weights)
         if (bound == nth.score and (nth.changed_us, nth.id) >= (last_changed_us, last_id)
                 and lighter < nth.score):
             return walk.finish("weight tie")
