@@ -21,6 +21,7 @@ class Columns:
     model: type[Model]
     fields: tuple[Field, ...]
     sql: str
+    alias: str = ""  # the table alias `sql` selects from
 
     @property
     def attnames(self) -> list[str]:
@@ -57,4 +58,5 @@ def columns(model: type[Model], alias: str, attnames: Iterable[str] | None = Non
     """The model's concrete fields (or only `attnames`) selected from the table aliased `alias`."""
     wanted = set(attnames) if attnames is not None else None
     fields = tuple(field for field in model._meta.concrete_fields if wanted is None or field.attname in wanted)
-    return Columns(model=model, fields=fields, sql=", ".join(f'{alias}."{field.column}"' for field in fields))
+    return Columns(model=model, fields=fields, sql=", ".join(f'{alias}."{field.column}"' for field in fields),
+                   alias=alias)

@@ -61,12 +61,20 @@ def message_relevance(server: Server, message: str, ai_settings: AISettings | No
     return relevance_by_position(search_word_ids(server.pk, message, RELEVANCE_DEPTH))
 
 
+# What the context needs of a ranked fact beyond what ranking reads anyway; ranking reads it in the same
+# round trip for the few facts it sends back (memory/ranking/top.py).
+_RANKED_COLUMNS = columns(Fact, "ranked_fact", ("server_id", "number", "key", "content", "scope", "member_id"))
+_RANKED_ATTNAMES = ["id", *_RANKED_COLUMNS.attnames, "confidence", "changed_at"]
+
+
 def best_scored(server: Server, ai_settings: AISettings, message: str) -> list[Fact]:
     """Ranked, and every type after it: the facts with the best score for this message fill the slots,
     best first (memory/ranking/)."""
     ranked = rank_top(server.pk, Weights.of(ai_settings), ai_settings.max_injected_items,
-                      message_relevance(server, message, ai_settings), timezone.now())
-    return facts_in_order([fact.id for fact in ranked.facts])
+                      message_relevance(server, message, ai_settings), timezone.now(), columns=_RANKED_COLUMNS)
+    return [Fact.from_db(connection.alias, _RANKED_ATTNAMES,
+                         [fact.id, *ranked.columns[fact.id], fact.confidence, fact.changed_at])
+            for fact in ranked.facts]
 
 
 # The one place that maps a memory type to how its context is chosen. Each type adds to the one before,

@@ -10,6 +10,8 @@ from datetime import datetime, timedelta
 
 from django.db import connection
 
+from config.rows import Columns
+
 from .score import (
     EPOCH,
     HALF_LIFE_SECONDS,
@@ -146,6 +148,7 @@ class RankingRun:
     capped: int = 0  # times the weight index had more candidates than its cap
     exhausted: bool = False  # the walk reached the end of the index: every fact was scored
     steps: list[str] = field(default_factory=list)  # which bound settled it, for tests and the bench
+    columns: dict[int, tuple] = field(default_factory=dict)  # the caller's columns of every fact scored
 
 
 @dataclass
@@ -158,6 +161,7 @@ class _Walk:
     now: datetime
     limit: int
     shape: dict[str, str]
+    columns: Columns | None = None
     now_us: int = 0
     seen: dict[int, ScoredFact] = field(default_factory=dict)
     last: tuple[int, int, float] | None = None  # (id, changed_us, weight) of the last fact walked
@@ -172,8 +176,21 @@ class _Walk:
         return {"server": self.server_id, "now": self.now, "half_life": HALF_LIFE_SECONDS, "margin": SQL_MARGIN,
                 "w_rec": weights.recency, "w_imp": weights.importance, "w_total": weights.total}
 
-    def add(self, fact_id: int, changed_us: int, confidence: float, importance: float | None) -> None:
+    def fetch(self, sql: str, params: dict) -> list[tuple[tuple, tuple]]:
+        """Rows of `sql`, each split into its own columns and the caller's, read in the same round trip
+        (one primary-key lookup per row sent: a few dozen)."""
+        if self.columns is None:
+            return [(row, ()) for row in _fetch(sql, params)]
+        width = len(self.columns)
+        sql = (f"SELECT {self.columns.sql}, candidates.* FROM ({sql}) candidates"
+               f" LEFT JOIN memory_fact {self.columns.alias} ON {self.columns.alias}.id = candidates.id")
+        return [(row[width:], row[:width]) for row in _fetch(sql, params)]
+
+    def add(self, fact_id: int, changed_us: int, confidence: float, importance: float | None,
+            columns: tuple = ()) -> None:
         self.run.rows_read += 1
+        if columns:
+            self.run.columns.setdefault(fact_id, columns)
         if fact_id not in self.seen:
             self.seen[fact_id] = scored_fact(fact_id, changed_us, confidence, importance, weights=self.weights,
                                              relevance=self.relevance, now_us=self.now_us)
@@ -190,8 +207,9 @@ class _Walk:
                           min_score=nth.score if nth else None)
         sql = _WALK.format(after=after, order=self.shape["order"], reverse_order=self.shape["reverse_order"])
         walked = 0
-        for fact_id, changed_us, confidence, importance, weight, is_last, walk_length in _fetch(sql, params):
-            self.add(fact_id, changed_us, confidence, importance)
+        for row, columns in self.fetch(sql, params):
+            fact_id, changed_us, confidence, importance, weight, is_last, walk_length = row
+            self.add(fact_id, changed_us, confidence, importance, columns)
             if is_last:
                 self.last = (fact_id, changed_us, weight)
             walked = walk_length if walk_length is not None else walked  # None on the matched facts' rows
@@ -204,13 +222,14 @@ class _Walk:
                   "min_score": nth_score}
         if since_us is not None:
             params["since"] = _moment(since_us)
-        rows = _fetch(_HEAVY_ENOUGH.format(since="AND changed_at >= %(since)s" if since_us is not None else ""),
-                      params)
-        for _found, _lightest, fact_id, changed_us, confidence, importance in rows:
+        rows = self.fetch(_HEAVY_ENOUGH.format(since="AND changed_at >= %(since)s" if since_us is not None else ""),
+                          params)
+        for (_found, _lightest, fact_id, changed_us, confidence, importance), columns in rows:
             if fact_id is not None:
-                self.add(fact_id, changed_us, confidence, importance)
-        self.run.weighed += rows[0][0]
-        return _HeavyFetch(found=rows[0][0], lightest=rows[0][1])
+                self.add(fact_id, changed_us, confidence, importance, columns)
+        found, lightest = rows[0][0][:2]
+        self.run.weighed += found
+        return _HeavyFetch(found=found, lightest=lightest)
 
     def hinted_first_step(self, depth: int, cap: int, guess: float, min_weight: float,
                           since_us: int | None) -> _HeavyFetch:
@@ -221,10 +240,10 @@ class _Walk:
             params["since"] = _moment(since_us)
         sql = _HINTED_FIRST_STEP.format(since="AND changed_at >= %(since)s" if since_us is not None else "")
         walked, heavy = 0, _HeavyFetch(found=0, lightest=None)
-        for (fact_id, changed_us, confidence, importance, weight, is_last, walk_length, found,
-             lightest) in _fetch(sql, params):
+        for row, columns in self.fetch(sql, params):
+            fact_id, changed_us, confidence, importance, weight, is_last, walk_length, found, lightest = row
             if fact_id is not None:
-                self.add(fact_id, changed_us, confidence, importance)
+                self.add(fact_id, changed_us, confidence, importance, columns)
             if is_last:
                 self.last = (fact_id, changed_us, weight)
             walked = walk_length if walk_length is not None else walked
@@ -274,12 +293,14 @@ def _raised(value: float, ulps: int = _ULPS) -> float:
     return value
 
 
-def rank_top(server_id: int, weights: Weights, limit: int, relevance: dict[int, float], now: datetime) -> RankingRun:
+def rank_top(server_id: int, weights: Weights, limit: int, relevance: dict[int, float], now: datetime,
+             columns: Columns | None = None) -> RankingRun:
     """The exact `limit` best facts in force of the server, best first: the same facts in the same order
-    as scoring every fact gives (tests/memory/ranking_reference.py does that)."""
+    as scoring every fact gives (tests/memory/ranking_reference.py does that). With `columns` (of
+    memory_fact under their alias), RankingRun.columns holds them for every fact ranked."""
     if weights.recency == 0 and weights.importance > 0:
-        return _rank_by_weight(_Walk(server_id, weights, relevance, now, limit, _HEAVIEST))
-    return _rank_by_recency(_Walk(server_id, weights, relevance, now, limit, _NEWEST))
+        return _rank_by_weight(_Walk(server_id, weights, relevance, now, limit, _HEAVIEST, columns))
+    return _rank_by_recency(_Walk(server_id, weights, relevance, now, limit, _NEWEST, columns))
 
 
 def _settled(walk: _Walk, bound: float, nth: ScoredFact) -> bool:

@@ -5,11 +5,13 @@ from __future__ import annotations
 import pytest
 
 from memory.exchanges import IncomingMessage, exchange_open
-from memory.models import AISettings, Exchange, MemoryType
+from memory.models import AISettings, Exchange, Fact, MemoryType
+from memory.retrieval import context_facts
 from memory.selectors import ai_settings_for_server, exchange_for_bot, server_for_bot, summary_text
 from memory.services import FactAuthor, summary_set
 from teams.selectors import bot_token_active_by_hash
 from teams.services import bot_token_hash, bot_token_revoke
+from tests.factories import make_fact
 
 pytestmark = pytest.mark.django_db
 
@@ -53,3 +55,17 @@ def test_a_revoked_token_is_not_found(bot_token, owner, team):
     assert found.team_id == team.pk
     bot_token_revoke(token=found, revoked_by=owner)
     assert bot_token_active_by_hash(bot_token_hash(bot_token)) is None
+
+
+def test_ranked_context_facts_built_from_the_rankings_rows_match_the_orm(server):
+    make_fact(server, key="paul_birthday", content="Paul's birthday is on 3 May.", scope="member",
+              member_id="200000000000000011", confidence=0.7, importance=0.9)
+    make_fact(server, key="server_theme", content="Retro gaming.")
+    ai_settings = ai_settings_for_server(server)
+    ai_settings.memory_type = MemoryType.RANKED
+    facts = context_facts(server, ai_settings, "Paul's birthday")
+    shown = ["id", "server_id", "number", "key", "content", "scope", "member_id", "confidence", "changed_at"]
+    assert [{name: getattr(fact, name) for name in shown} for fact in facts] == [
+        {name: getattr(expected, name) for name in shown} for expected in
+        [Fact.objects.get(pk=fact.pk) for fact in facts]]
+    assert facts[0].key == "paul_birthday" and facts[0].importance == 0.9  # deferred fields still load
