@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from config.rows import columns
 from memory.models import Fact
 from memory.ranking import Weights, microseconds, rank_top, relevance_by_position, top
 from tests.factories import make_fact
@@ -20,6 +21,7 @@ WEIGHT_COMBINATIONS = [
     Weights(1, 0, 0), Weights(10, 0.5, 3), Weights(0.1, 10, 0), Weights(3, 7, 0.25), Weights(10, 10, 10),
     Weights(0.5, 2, 9),
 ]
+NUMBER_AND_KEY = columns(Fact, "fact", ("number", "key"))  # read with the ranking, for the caller
 LIMITS = [1, 3, 20, 60, 400]  # 400: more slots than facts, the walk reaches the end
 
 
@@ -70,15 +72,18 @@ def test_the_fast_path_ranks_exactly_like_scoring_every_fact(server, small_walks
     rng = random.Random(20261130)
     now = timezone.now()
     in_force = random_memory(server, rng, 300, now)
+    numbers_and_keys = {fact.pk: (fact.number, fact.key) for fact in in_force}
     steps = Counter()
     for weights in WEIGHT_COMBINATIONS:
         for limit in LIMITS:
             for _ in range(3):
                 relevance = random_relevance(rng, in_force)
-                fast = rank_top(server.pk, weights, limit, relevance, now)
+                fast = rank_top(server.pk, weights, limit, relevance, now, columns=NUMBER_AND_KEY)
                 expected = rank_every_fact(server, weights, limit, relevance, now)
                 assert [fact.id for fact in fast.facts] == [fact.id for fact in expected], (weights, limit)
                 assert [fact.score for fact in fast.facts] == [fact.score for fact in expected]
+                assert [fast.columns[fact.id] for fact in fast.facts] == [
+                    numbers_and_keys[fact.id] for fact in expected]
                 steps.update(fast.steps)
     assert set(steps) >= {"recency bound", "weight index", "weight index, capped", "deeper", "exhausted",
                           "weight bound", "weight tie", "hinted"}, steps
