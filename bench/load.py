@@ -45,8 +45,9 @@ waiting on a lock, or idle in a transaction while gunicorn works), and one `benc
   Classic is restored afterwards whatever happens.
 
 Everything is bounded: at most LOAD_MAX_STEPS steps per series, each at most its duration plus 20 s of
-drain, then the soak. A default run took 25 minutes here (rates up to 150, 50 and 75); it cannot take
-more than about 45 (every rate held), and the total is printed. LOAD_SOAK_SECONDS=0 saves 10 minutes.
+drain, then the soak. A default run took 25 minutes here (the series stopped at 150, 50 and 75 rps);
+if every rate held it would take about an hour (opening the exchanges of the actions steps alone would
+take a quarter of it), and the total is printed. LOAD_SOAK_SECONDS=0 saves 10 minutes.
 Ctrl-C (or SIGTERM) stops gunicorn, restores Classic, and cleans up: the exchanges this run created on
 the server (context calls open one each), the facts the actions learned (deleted right after the
 actions series, so the soak and Semantic see the seeded 1,000), the bot tokens it issued, and the
