@@ -103,10 +103,8 @@ QUERY_SEED = 384_202
 CENTRES_PATH = BASE_DIR / "var" / "bench" / "synthetic_centres.npz"
 HNSW_INDEX = "fact_embedding_hnsw"
 COPY_CHUNK = 50_000
-# Workaround, for the switch only: memory.semantic.facts_needing_embedding is `NOT IN (subquery)`, which
-# PostgreSQL runs as a plain (re-scanned) subplan once the subquery's ids do not fit in work_mem x
-# hash_mem_multiplier (4MB x 2 by default): quadratic, it did not finish in 10 minutes at 1M facts.
-# With room for the ids it becomes a hashed subplan (about 14 s at 1M). See the report for the fix.
+# More work_mem for the switch to Semantic: counting the facts without a synthetic vector at 1M facts.
+# (memory.semantic.facts_needing_embedding is an anti-join now; this only speeds the hash up.)
 SWITCH_WORK_MEM = "128MB"
 
 # (label, guild id, server name, facts, p95 target in ms): the servers bench/context.py seeds.
@@ -324,22 +322,10 @@ def _explain_nearest(server_id: int, vector: list[float], limit: int) -> None:
 
     from memory import semantic
 
-    literal = "[" + ",".join(f"{value:.7g}" for value in vector) + "]"
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-        cursor.execute("SET LOCAL hnsw.ef_search = %s", [semantic.HNSW_EF_SEARCH])
-        cursor.execute(
-            """
-            EXPLAIN (ANALYZE, BUFFERS)
-            SELECT nearest.fact_id FROM (
-                SELECT e.fact_id, e.vector <=> %s::vector AS distance FROM memory_factembedding e
-                WHERE e.server_id = %s AND e.model_name = %s
-                ORDER BY e.vector <=> %s::vector LIMIT %s
-            ) nearest JOIN memory_fact f ON f.id = nearest.fact_id AND f.retracted_at IS NULL
-            ORDER BY nearest.distance, nearest.fact_id LIMIT %s
-            """,
-            [literal, server_id, MODEL_NAME, literal, limit * 2, limit],
-        )
+        semantic.set_hnsw_search(cursor)
+        cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + semantic.NEAREST_SQL,
+                       semantic.nearest_params(server_id, MODEL_NAME, vector, limit))
         plan = "\n".join(re.sub(r"'\[[^\]]*\]'", "'[vector]'", row[0]) for row in cursor.fetchall())
     print(f"## nearest_fact_ids(server {server_id}, limit {limit}):\n{plan}\n", file=sys.stderr, flush=True)
 

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import Exists, F, OuterRef, Q
+from django.db.models.functions import Least
 from django.utils import timezone
 
 from config.queue import enqueue, enqueue_on_commit
@@ -131,9 +132,10 @@ def embed_facts_now(server: Server, fact_ids: list[int], provider: EmbeddingProv
 def facts_needing_embedding(server: Server, model_name: str):
     """Facts in force without a vector from `model_name` for their current wording. (A stale hash is
     checked when the batch is embedded; here a vector of another model, or none, is what counts.)"""
-    current = FactEmbedding.objects.filter(model_name=model_name, fact_id__in=Fact.objects.filter(server=server))
-    return (Fact.objects.filter(server=server, retracted_at__isnull=True)
-            .exclude(pk__in=current.values("fact_id")))
+    # NOT EXISTS, not NOT IN: PostgreSQL runs it as an anti-join at any size, while a NOT IN list that
+    # outgrows work_mem is re-scanned for every fact (it did not finish in 10 minutes at a million).
+    embedded = FactEmbedding.objects.filter(fact_id=OuterRef("pk"), model_name=model_name)
+    return Fact.objects.filter(server=server, retracted_at__isnull=True).filter(~Exists(embedded))
 
 
 def catchup_start(server: Server) -> EmbeddingRound | None:
@@ -187,8 +189,9 @@ def catchup_run(round_id: int, provider: EmbeddingProvider | None = None, batche
             EmbeddingRound.objects.filter(pk=round_id).update(error=str(error)[:500])
             raise
         ran += 1
-        done = catchup.total - facts_needing_embedding(server, catchup.model_name).count()
-        EmbeddingRound.objects.filter(pk=round_id).update(done=max(done, 0), updated_at=timezone.now())
+        # Counted up per batch: recounting what is left would read every fact of the server each time.
+        EmbeddingRound.objects.filter(pk=round_id).update(done=Least(F("done") + len(ids), F("total")),
+                                                          updated_at=timezone.now())
         if not EmbeddingRound.objects.filter(pk=round_id, status__in=EMBEDDING_ROUND_OPEN).exists():
             break  # replaced by a round of another model meanwhile
     catchup.refresh_from_db()
@@ -272,24 +275,35 @@ def meaning_for(server: Server, ai_settings: AISettings) -> Meaning:
     return Meaning(provider, None)
 
 
+# The filtered HNSW search: over-fetch twice the limit from the index (some may be retracted), keep the
+# facts in force, nearest first. bench/semantic.py EXPLAINs this same statement.
+NEAREST_SQL = """
+    SELECT nearest.fact_id FROM (
+        SELECT e.fact_id, e.vector <=> %(vector)s::vector AS distance FROM memory_factembedding e
+        WHERE e.server_id = %(server)s AND e.model_name = %(model)s
+        ORDER BY e.vector <=> %(vector)s::vector LIMIT %(candidates)s
+    ) nearest JOIN memory_fact f ON f.id = nearest.fact_id AND f.retracted_at IS NULL
+    ORDER BY nearest.distance, nearest.fact_id LIMIT %(limit)s
+"""
+
+
+def nearest_params(server_id: int, model_name: str, vector: list[float], limit: int) -> dict:
+    return {"vector": "[" + ",".join(f"{value:.7g}" for value in vector) + "]", "server": server_id,
+            "model": model_name, "candidates": limit * 2, "limit": limit}
+
+
+def set_hnsw_search(cursor) -> None:
+    """Inside a transaction: iterative scans, so the server filter never leaves fewer than `limit`."""
+    cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+    cursor.execute("SET LOCAL hnsw.ef_search = %s", [HNSW_EF_SEARCH])
+
+
 def nearest_fact_ids(server_id: int, model_name: str, vector: list[float], limit: int = RESULT_DEPTH) -> list[int]:
     """Facts in force closest in meaning, nearest first: the HNSW index filtered by server, with
     pgvector's iterative scan so the filter never leaves fewer than `limit` results."""
-    literal = "[" + ",".join(f"{value:.7g}" for value in vector) + "]"
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-        cursor.execute("SET LOCAL hnsw.ef_search = %s", [HNSW_EF_SEARCH])
-        cursor.execute(
-            """
-            SELECT nearest.fact_id FROM (
-                SELECT e.fact_id, e.vector <=> %s::vector AS distance FROM memory_factembedding e
-                WHERE e.server_id = %s AND e.model_name = %s
-                ORDER BY e.vector <=> %s::vector LIMIT %s
-            ) nearest JOIN memory_fact f ON f.id = nearest.fact_id AND f.retracted_at IS NULL
-            ORDER BY nearest.distance, nearest.fact_id LIMIT %s
-            """,
-            [literal, server_id, model_name, literal, limit * 2, limit],
-        )
+        set_hnsw_search(cursor)
+        cursor.execute(NEAREST_SQL, nearest_params(server_id, model_name, vector, limit))
         return [row[0] for row in cursor.fetchall()]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from guardian.shortcuts import assign_perm
 
 from teams.services import bot_token_issue, configure_grant, membership_add
 
@@ -44,6 +45,15 @@ def member(team, server):
     """A member of the team who may only view."""
     user = UserFactory(username="member")
     membership_add(team=team, user=user)
+    return user
+
+
+@pytest.fixture
+def moderator(team, server):
+    """A team member who may answer proposals and nothing else that changes memory."""
+    user = UserFactory(username="moderator")
+    membership_add(team=team, user=user)
+    assign_perm("review_proposals", user, server)
     return user
 
 

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from guardian.shortcuts import assign_perm
 
 from consolidation.models import ConsolidationRound, Proposal, ProposalKind, ProposalStatus, RoundStatus
 from consolidation.rounds import round_run
 from memory.models import Fact, MemoryType
 from memory.services import FactAuthor, memory_type_set
-from teams.services import membership_add
 from tests.consolidation.conftest import FILLER
-from tests.factories import UserFactory, make_fact
+from tests.factories import make_fact
 
 from .conftest import ARTIFACTS
 from .test_memory_page import log_in
@@ -47,15 +45,6 @@ def proposed(consolidated):
     assert finished.status == RoundStatus.FINISHED, finished.refusal or finished.error
     assert (finished.duplicates, finished.contradictions) == (3, 0)
     return consolidated
-
-
-@pytest.fixture
-def moderator(team, server):
-    """A team member who may answer proposals and nothing else that changes memory."""
-    user = UserFactory(username="moderator")
-    membership_add(team=team, user=user)
-    assign_perm("review_proposals", user, server)
-    return user
 
 
 def open_consolidation(page, live_server, server):

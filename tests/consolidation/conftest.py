@@ -6,12 +6,10 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-from guardian.shortcuts import assign_perm
 
 from memory.models import MemoryType, ModelPurpose
 from memory.services import FactAuthor, memory_type_set, model_endpoint_set
-from teams.services import membership_add
-from tests.factories import UserFactory, make_fact
+from tests.factories import make_fact
 from tests.model_server import FakeModelServer
 
 FILLER = [
@@ -47,15 +45,6 @@ def planted(consolidated, owner):
     facts["cup_b"] = make_fact(consolidated, key="cup_date", content="The summer cup final is on 19 July.",
                                created_at=long_ago(3))
     return facts
-
-
-@pytest.fixture
-def moderator(team, server):
-    """A team member who may answer proposals and nothing else that changes memory."""
-    user = UserFactory(username="moderator")
-    membership_add(team=team, user=user)
-    assign_perm("review_proposals", user, server)
-    return user
 
 
 @pytest.fixture
