@@ -120,3 +120,17 @@ def test_two_simultaneous_searches_of_one_exchange_record_exactly_one(server, ow
     assert sorted(outcomes) == ["refused", "searched"]
     exchange.refresh_from_db()
     assert exchange.search_query in ("raid", "friday") and exchange.found_numbers
+
+
+def test_a_new_fact_enters_the_word_index_itself_not_a_pending_list_every_search_rereads(server):
+    """With GIN's fastupdate on, new facts wait in a pending list that each search scans in full; the
+    word index is built without it (migration 0012), so a fact written now is found through the index."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reloptions FROM pg_class WHERE relname = 'fact_search'")
+        assert cursor.fetchone()[0] == ["fastupdate=off"]
+    fact = make_fact(server, key="pet", content="kai has a ferret")
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("EXPLAIN SELECT id FROM memory_fact WHERE search_vector @@ to_tsquery('english', 'ferret')")
+        assert "fact_search" in "\n".join(row[0] for row in cursor.fetchall())
+    assert retrieval.search_word_ids(server.pk, "ferret") == [fact.pk]
