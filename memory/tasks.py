@@ -38,3 +38,23 @@ def sweep_embeddings() -> int:
     from .semantic import sweep_embeddings as sweep
 
     return sweep()
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def build_server_vector_index(server_id: int) -> bool:
+    """A large server's own HNSW index (memory.vector_indexes); nothing when it has one or is small."""
+    from .vector_indexes import ensure_server_index
+
+    return ensure_server_index(server_id)
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def maintain_vector_indexes() -> int:
+    """Beat, every 10 minutes: queue the build of each large server's missing (or half-built) index and
+    drop those of servers that are gone or empty. Returns how many builds were queued."""
+    from config.queue import enqueue
+
+    from .vector_indexes import drop_unneeded_server_indexes, servers_needing_an_index
+
+    drop_unneeded_server_indexes()
+    return sum(enqueue(build_server_vector_index, server_id) for server_id in servers_needing_an_index())
