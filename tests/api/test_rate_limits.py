@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from django.core.cache import cache
 
@@ -20,7 +22,16 @@ def empty_cache():
     cache.clear()
 
 
-def test_past_the_per_minute_budget_a_token_gets_429_with_retry_after_and_nothing_happens(api, server, settings):
+@pytest.fixture
+def same_minute():
+    """The budget counts in fixed one-minute windows: start the test well inside one, so that all of its
+    requests fall in the same window (a test that straddled a minute would see a fresh budget)."""
+    if time.time() % 60 > 50:
+        time.sleep(61 - time.time() % 60)
+
+
+def test_past_the_per_minute_budget_a_token_gets_429_with_retry_after_and_nothing_happens(api, server, settings,
+                                                                                          same_minute):
     settings.LOREKEEPER_API_REQUESTS_PER_MINUTE = 3
     for _ in range(3):
         assert api.post(f"/servers/{server.guild_id}/context", message()).status_code == 200
@@ -31,7 +42,7 @@ def test_past_the_per_minute_budget_a_token_gets_429_with_retry_after_and_nothin
     assert server.exchanges.count() == 3
 
 
-def test_the_budget_is_per_token(api, server, settings, team):
+def test_the_budget_is_per_token(api, server, settings, team, same_minute):
     from teams.services import bot_token_issue
 
     settings.LOREKEEPER_API_REQUESTS_PER_MINUTE = 1

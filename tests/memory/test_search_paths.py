@@ -93,6 +93,22 @@ def test_a_rare_old_word_is_found_past_the_first_walk(mixed_server, monkeypatch)
     assert sorted(fact.key for fact in found) == ["note_2", "note_5", "note_8"]
 
 
+def test_a_walk_that_saw_every_fact_in_force_is_the_whole_answer(server, monkeypatch):
+    """Numbers handed out overstate what is in force once facts are retracted (Classic deletes them); the
+    walk itself tells when it reached the server's oldest fact, so no index lookup follows."""
+    from django.test.utils import CaptureQueriesContext
+
+    facts = [make_fact(server, key=f"note_{index}", content=f"chat number {index}") for index in range(12)]
+    for fact in facts[2:]:
+        fact_retract(fact=fact, reason="wrong")
+    make_fact(server, key="pet", content="kai has a ferret")
+    monkeypatch.setattr(retrieval, "FIRST_WALK", 5)  # more than the 3 in force, fewer than the 13 numbers
+    with CaptureQueriesContext(connection) as queries:
+        found = retrieval.search_word_ids(server.pk, "ferret")
+    assert [Fact.objects.get(pk=pk).key for pk in found] == ["pet"]
+    assert len(queries) == 1
+
+
 @pytest.mark.django_db(transaction=True)
 def test_two_simultaneous_searches_of_one_exchange_record_exactly_one(server, owner):
     memory_type_set(server=server, actor=owner, memory_type=MemoryType.ARCHIVE)
