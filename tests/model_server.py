@@ -31,7 +31,7 @@ class Raw:
 @dataclass
 class Slow:
     seconds: float
-    step: object
+    step: object = None  # None: the usual answer (real vectors on /embeddings, "OK." on chat)
 
 
 def tool_call(name: str, call_id: str | None = None, **arguments) -> dict:
@@ -79,8 +79,13 @@ class FakeModelServer:
                     server.requests.append({"path": self.path, "body": body,
                                             "authorization": self.headers.get("Authorization")})
                     script = server.embedding_script if embeddings else server.script
-                    step = script.pop(0) if script else (None if embeddings else answer("OK."))
-                self._play(embedding_answer(body) if step is None else step)
+                    step = script.pop(0) if script else None
+                if isinstance(step, Slow) and step.step is None:  # slow, then the usual answer
+                    time.sleep(step.seconds)
+                    step = None
+                if step is None:
+                    step = embedding_answer(body) if embeddings else answer("OK.")
+                self._play(step)
 
             def _play(self, step):
                 if isinstance(step, Slow):

@@ -15,7 +15,9 @@ DEBUG = False
 ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]
 SECRET_KEY = "test-only-secret-key-not-used-anywhere-else-0123456789"
 # Two keys, so every test runs with a rotation in place (new key first, old key still readable).
-LOREKEEPER_FERNET_KEYS = [Fernet.generate_key().decode(), Fernet.generate_key().decode()]
+# A worker process started by a test (tests/security/test_real_services.py) is handed the same keys.
+LOREKEEPER_FERNET_KEYS = (os.environ["LOREKEEPER_FERNET_KEYS"].split(",") if os.environ.get("LOREKEEPER_FERNET_KEYS")
+                          else [Fernet.generate_key().decode(), Fernet.generate_key().decode()])
 
 DATABASE_URL = os.environ.get("DATABASE_URL") or embedded.ensure_postgres(VAR_DIR / "test")[0]
 REDIS_URL = os.environ.get("REDIS_URL") or embedded.ensure_redis(VAR_DIR / "test")[0]
