@@ -107,31 +107,32 @@ def _words(text: str) -> list[str]:
 #    GIN_COST per match, cheap for a rare word and dear for a common one.
 # A first walk of FIRST_WALK entries tells how common the query is (matches per entry). That estimate
 # picks the cheaper way to the rest, so the worst case costs about the square root of the server's
-# fact count in entries (a few milliseconds at a million facts) instead of growing with it. A walk that
-# ends before its length has seen every fact in force: a server of up to FIRST_WALK facts costs one query.
+# fact count in entries (a few milliseconds at a million facts) instead of growing with it.
 FIRST_WALK = 2000
 WALK_COST, GIN_COST = 1.0, 8.0  # per entry walked, per match read: relative, measured at a million facts
 MAX_WALK = 20000
 
-# One row per match, best first, each with the number of matches and of entries walked; a single row
-# with a NULL id when nothing matched (so the walked count always comes back). A walk that stopped short
-# of its length saw every fact in force of the server.
 _RANKED_WINDOW_SQL = """
-    WITH recent AS MATERIALIZED (
-        SELECT id, changed_at, search_vector FROM memory_fact
-        WHERE server_id = %(server)s AND retracted_at IS NULL
-        ORDER BY changed_at DESC, id DESC LIMIT %(walk)s
-    )
-    SELECT newest_matches.id, count(newest_matches.id) OVER (), walk.walked
-    FROM (SELECT count(*) AS walked FROM recent) walk LEFT JOIN (
-        SELECT id, changed_at, search_vector FROM recent
+    SELECT id, count(*) OVER () FROM (
+        SELECT id, changed_at, search_vector FROM (
+            SELECT id, changed_at, search_vector FROM memory_fact
+            WHERE server_id = %(server)s AND retracted_at IS NULL
+            ORDER BY changed_at DESC, id DESC LIMIT %(walk)s
+        ) recent
         WHERE search_vector @@ to_tsquery(%(config)s::regconfig, %(query)s) AND NOT (id = ANY(%(exclude)s))
         LIMIT %(candidates)s
-    ) newest_matches ON true
-    ORDER BY ts_rank(newest_matches.search_vector, to_tsquery(%(config)s::regconfig, %(query)s)) DESC,
-             newest_matches.changed_at DESC, newest_matches.id DESC
+    ) newest_matches
+    ORDER BY ts_rank(search_vector, to_tsquery(%(config)s::regconfig, %(query)s)) DESC, changed_at DESC, id DESC
     LIMIT %(limit)s
 """
+# Whether the server has more than %(walk)s facts in force (any order: the narrowest index answers).
+_MORE_THAN_WALK_SQL = """
+    SELECT EXISTS (SELECT 1 FROM memory_fact WHERE server_id = %(server)s AND retracted_at IS NULL
+                   OFFSET %(walk)s LIMIT 1)
+"""
+# Numbers handed out beyond this many walks' worth: the server surely holds more facts than one walk,
+# so counting them is skipped.
+SURELY_LARGER = 20
 # MATERIALIZED keeps the planner from walking the sort index (it would, hoping the LIMIT stops it
 # early, and read a million entries when the word is rare): this path is only taken for few matches.
 _RANKED_GIN_SQL = """
@@ -140,18 +141,16 @@ _RANKED_GIN_SQL = """
         WHERE server_id = %(server)s AND retracted_at IS NULL
           AND search_vector @@ to_tsquery(%(config)s::regconfig, %(query)s) AND NOT (id = ANY(%(exclude)s))
     )
-    SELECT id, 0, 0 FROM (SELECT * FROM matches ORDER BY changed_at DESC, id DESC LIMIT %(candidates)s) newest_matches
+    SELECT id, 0 FROM (SELECT * FROM matches ORDER BY changed_at DESC, id DESC LIMIT %(candidates)s) newest_matches
     ORDER BY ts_rank(search_vector, to_tsquery(%(config)s::regconfig, %(query)s)) DESC, changed_at DESC, id DESC
     LIMIT %(limit)s
 """
 
 
-def _ranked(cursor, sql: str, params: dict) -> tuple[list[int], int, int]:
-    """(ids best first, matches among the candidates, entries walked: 0 for the GIN index)."""
+def _ranked(cursor, sql: str, params: dict) -> tuple[list[int], int]:
     cursor.execute(sql, params)
     rows = cursor.fetchall()
-    ids = [row[0] for row in rows if row[0] is not None]
-    return ids, (rows[0][1] if rows else 0), (rows[0][2] if rows else 0)
+    return [row[0] for row in rows], (rows[0][1] if rows else 0)
 
 
 def _facts_ever(cursor, server_id: int) -> int:
@@ -166,18 +165,25 @@ def _best_of_newest_matches(cursor, server_id: int, tsquery: str, exclude_ids: l
     """Ids of the `limit` best-ranked among the newest RANK_CANDIDATES matches of `tsquery`."""
     params = {"server": server_id, "config": config, "query": tsquery, "exclude": exclude_ids,
               "candidates": RANK_CANDIDATES, "limit": limit, "walk": FIRST_WALK}
-    ids, matches, walked = _ranked(cursor, _RANKED_WINDOW_SQL, params)
-    if matches >= SEARCH_RESULT_LIMIT or walked < FIRST_WALK:
-        return ids  # enough candidates to rank, or every fact seen: one query
+    ids, matches = _ranked(cursor, _RANKED_WINDOW_SQL, params)
+    if matches >= SEARCH_RESULT_LIMIT:
+        return ids  # enough candidates to rank: the common case costs one query
     facts_ever = _facts_ever(cursor, server_id)
+    if facts_ever <= FIRST_WALK:
+        return ids  # the walk saw every fact of the server
+    if facts_ever <= SURELY_LARGER * FIRST_WALK:
+        # Numbers handed out overstate the facts in force once some are deleted: maybe it saw them all too.
+        cursor.execute(_MORE_THAN_WALK_SQL, params)
+        if not cursor.fetchone()[0]:
+            return ids
     share = max(matches, 0.5) / FIRST_WALK  # estimated matches per fact; 0.5 when none were seen
     walk_needed = int(1.5 * SEARCH_RESULT_LIMIT / share)
     # All of several words costs the GIN index more: it intersects each word's list of facts.
     gin_cost = GIN_COST * share * facts_ever * (tsquery.count("&") + 1)
     walk_is_cheaper = WALK_COST * walk_needed < gin_cost
     if walk_needed <= MAX_WALK and walk_is_cheaper:
-        ids, matches, walked = _ranked(cursor, _RANKED_WINDOW_SQL, {**params, "walk": walk_needed})
-        if matches >= SEARCH_RESULT_LIMIT or walked < walk_needed:
+        ids, matches = _ranked(cursor, _RANKED_WINDOW_SQL, {**params, "walk": walk_needed})
+        if matches >= SEARCH_RESULT_LIMIT or facts_ever <= walk_needed:
             return ids
     return _ranked(cursor, _RANKED_GIN_SQL, params)[0]
 
