@@ -80,7 +80,9 @@ def prewarm() -> None:
             cursor.execute("SHOW shared_buffers")
             shared_buffers = cursor.fetchone()[0]
             pages = 0
-            for relation in HOT_RELATIONS:
+            from memory.server_indexes import WORDS, server_indexes
+
+            for relation in [*HOT_RELATIONS, *server_indexes(WORDS).values()]:
                 cursor.execute("SELECT pg_prewarm(%s)", [relation])
                 pages += cursor.fetchone()[0]
     except DatabaseError as error:
@@ -88,3 +90,23 @@ def prewarm() -> None:
         return
     print(f"# prewarmed {pages * 8 // 1024} MiB into shared_buffers={shared_buffers} "
           f"in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+
+
+def build_server_indexes(servers: list, build_memory: str = "1GB") -> None:
+    """The word and vector indexes of their own that the app's worker builds for large servers on its
+    10-minute sweep (memory/server_indexes.py), built here the way the worker does, once: later runs
+    find them valid and reuse them. Progress on stderr."""
+    from django.conf import settings
+
+    from memory.server_indexes import KINDS, ensure_server_indexes, server_index_state
+
+    settings.LOREKEEPER_SERVER_INDEX_BUILD_MEMORY = build_memory
+    for label, server in servers:
+        if all(server_index_state(kind, server.pk) == "valid" for kind in KINDS):
+            continue
+        print(f"# {label}: building the server's own indexes where it is large enough (once)", file=sys.stderr,
+              flush=True)
+        started = time.perf_counter()
+        built = ensure_server_indexes(server.pk)
+        print(f"# {label}: built {', '.join(built) or 'nothing (small server)'} in "
+              f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)

@@ -40,7 +40,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _harness import BASE_DIR, prewarm, report_latency, report_metric, setup_django, time_calls
+from _harness import BASE_DIR, build_server_indexes, prewarm, report_latency, report_metric, setup_django, time_calls
 
 RUNS = 200
 WARMUP = 5
@@ -352,6 +352,7 @@ def main() -> None:
         print(f"# server {label}: guild {guild_id}, ready in {time.perf_counter() - seed_started:.1f} s",
               file=sys.stderr, flush=True)
         servers.append((label, server))
+    build_server_indexes(servers)  # as the app's worker does for large servers
     prewarm()
     team = servers[0][1].team
     token, plaintext = bot_token_issue(team=team, name=f"bench context {time.strftime('%Y-%m-%d %H:%M:%S')}",

@@ -76,6 +76,7 @@ from datetime import UTC, datetime
 import numpy as np
 from _harness import (
     BASE_DIR,
+    build_server_indexes,
     percentile,
     prewarm,
     report_metric,
@@ -317,24 +318,6 @@ def ensure_vectors(servers: list, subtopics: np.ndarray) -> None:
 # Timing ------------------------------------------------------------------------------------
 
 
-def ensure_server_indexes(servers: list) -> None:
-    """Each bench server holds enough vectors for an HNSW index of its own (memory/vector_indexes.py),
-    which the app's worker builds after the catch-up round or on its 10-minute sweep; built here, once,
-    the way the worker does (ensure_server_index), and reused by later runs."""
-    from django.conf import settings
-
-    from memory.vector_indexes import ensure_server_index, server_index_state
-
-    settings.LOREKEEPER_VECTOR_INDEX_BUILD_MEMORY = INDEX_BUILD_MEMORY
-    for label, server in servers:
-        if server_index_state(server.pk) == "valid":
-            continue
-        _log(f"building the {label} server's own HNSW index (once; about a minute per 100k vectors)")
-        started = time.perf_counter()
-        ensure_server_index(server.pk)
-        _log(f"INDEX_SECONDS.{label}={time.perf_counter() - started:.0f}")
-
-
 def _explain_nearest(server_id: int, vector: list[float], limit: int) -> None:
     """EXPLAIN ANALYZE of nearest_fact_ids' query with its own settings (stderr)."""
     from django.db import connection, transaction
@@ -498,7 +481,7 @@ def main() -> None:
         targets[label] = target
     subtopics = centres()
     ensure_vectors(servers, subtopics)
-    ensure_server_indexes(servers)
+    build_server_indexes(servers, INDEX_BUILD_MEMORY)
     if "--seed-only" in sys.argv:
         return
 
@@ -517,9 +500,9 @@ def main() -> None:
     started_at = time.perf_counter()
     prewarm()
     with connection.cursor() as cursor:  # the vectors and their index into the OS page cache
-        from memory.vector_indexes import server_index_name
+        from memory.server_indexes import VECTORS, server_index_name
 
-        own_indexes = [server_index_name(server.pk) for _, server in servers]
+        own_indexes = [server_index_name(VECTORS, server.pk) for _, server in servers]
         for relation in ("memory_factembedding", HNSW_INDEX, "fact_embedding_server_model", *own_indexes):
             cursor.execute("SELECT pg_prewarm(%s, 'read')", [relation])
     team = servers[0][1].team

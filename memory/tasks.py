@@ -41,20 +41,20 @@ def sweep_embeddings() -> int:
 
 
 @shared_task(acks_late=True, ignore_result=True)
-def build_server_vector_index(server_id: int) -> bool:
-    """A large server's own HNSW index (memory.vector_indexes); nothing when it has one or is small."""
-    from .vector_indexes import ensure_server_index
+def build_server_indexes(server_id: int) -> list[str]:
+    """A large server's own word and vector indexes (memory.server_indexes); nothing for a small one."""
+    from .server_indexes import ensure_server_indexes
 
-    return ensure_server_index(server_id)
+    return ensure_server_indexes(server_id)
 
 
 @shared_task(acks_late=True, ignore_result=True)
-def maintain_vector_indexes() -> int:
-    """Beat, every 10 minutes: queue the build of each large server's missing (or half-built) index and
-    drop those of servers that are gone or empty. Returns how many builds were queued."""
+def maintain_server_indexes() -> int:
+    """Beat, every 10 minutes: queue the builds of large servers' missing (or half-built) indexes and
+    drop those of servers that are gone or empty. Returns how many servers' builds were queued."""
     from config.queue import enqueue
 
-    from .vector_indexes import drop_unneeded_server_indexes, servers_needing_an_index
+    from .server_indexes import drop_unneeded_server_indexes, servers_needing_an_index
 
     drop_unneeded_server_indexes()
-    return sum(enqueue(build_server_vector_index, server_id) for server_id in servers_needing_an_index())
+    return sum(enqueue(build_server_indexes, server_id) for server_id in servers_needing_an_index())

@@ -137,12 +137,12 @@ CELERY_BEAT_SCHEDULE: dict = {
     # Work that could not be queued (Redis down) or that a dead worker left: found in the database, queued again.
     "sweep-embeddings": {"task": "memory.tasks.sweep_embeddings", "schedule": 10 * 60},
     "sweep-consolidation-rounds": {"task": "consolidation.tasks.sweep_consolidation_rounds", "schedule": 10 * 60},
-    # A server that grew large gets an HNSW index of its own (memory.vector_indexes says why).
-    "maintain-vector-indexes": {"task": "memory.tasks.maintain_vector_indexes", "schedule": 10 * 60},
+    # A server that grew large gets word and vector indexes of its own (memory.server_indexes says why).
+    "maintain-server-indexes": {"task": "memory.tasks.maintain_server_indexes", "schedule": 10 * 60},
 }
-# Memory one build of a server's own vector index may use (PostgreSQL's maintenance_work_mem); a graph
-# that does not fit is still built, more slowly. A million 384-dimension vectors need about 3GB.
-LOREKEEPER_VECTOR_INDEX_BUILD_MEMORY = os.environ.get("LOREKEEPER_VECTOR_INDEX_BUILD_MEMORY", "512MB")
+# Memory one build of a server's own index may use (PostgreSQL's maintenance_work_mem); an index that
+# does not fit is still built, more slowly. A million 384-dimension vectors need about 3GB.
+LOREKEEPER_SERVER_INDEX_BUILD_MEMORY = os.environ.get("LOREKEEPER_SERVER_INDEX_BUILD_MEMORY", "512MB")
 # Queueing must fail fast when Redis is down (config/queue.py logs it and the sweepers catch up).
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
