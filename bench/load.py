@@ -159,8 +159,9 @@ class _KeepAliveConnection:
         if self.sock is None:
             self.sock = socket.create_connection(self.address, timeout=HTTP_TIMEOUT_S)
             self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        lines = [f"POST {path} HTTP/1.1", f"Host: {self.host_header}", "Content-Type: application/json",
-                 f"Content-Length: {len(body)}", *(f"{name}: {value}" for name, value in headers.items())]
+        headers = {"content-type": "application/json", **{name.lower(): value for name, value in headers.items()}}
+        lines = [f"POST {path} HTTP/1.1", f"Host: {self.host_header}", f"Content-Length: {len(body)}",
+                 *(f"{name}: {value}" for name, value in headers.items())]
         self.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
         received = b""
         while b"\r\n\r\n" not in received:
