@@ -230,7 +230,7 @@ def _settled_without_cap(server, messages: list[str]) -> float:
     settled = 0
     for message in messages:
         run = rank_top(server.pk, Weights.of(ai_settings), ai_settings.max_injected_items,
-                       message_relevance(server, message), timezone.now())
+                       message_relevance(server, message).by_fact, timezone.now())
         settled += run.capped == 0 and "deeper" not in run.steps
     return settled / len(messages)
 

@@ -72,10 +72,10 @@ def ranked_slot_changes(server: Server, message: str) -> SlotChanges:
     if strategy is best_scored:
         return SlotChanges(message=message, slots=ai_settings.max_injected_items, current_label=current.label,
                            same_strategy=True)
-    now, weights, relevance = timezone.now(), Weights.of(ai_settings), message_relevance(server, message)
+    now, weights, relevance = timezone.now(), Weights.of(ai_settings), message_relevance(server, message).by_fact
     ranked = rank_top(server.pk, weights, ai_settings.max_injected_items, relevance, now)
     ranked_by_id = {fact.id: fact for fact in ranked.facts}
-    current_ids = [fact.pk for fact in strategy(server, ai_settings, message)]
+    current_ids = [fact.pk for fact in strategy(server, ai_settings, message).facts]
     winner_ids = [pk for pk in ranked_by_id if pk not in set(current_ids)]
     loser_ids = [pk for pk in current_ids if pk not in ranked_by_id]
     facts = Fact.objects.select_related("server").in_bulk(winner_ids + loser_ids)

@@ -22,7 +22,7 @@ from .channels import channel_access
 from .memory_types import TypeProfile, profile_for
 from .models import AuthorKind, Exchange, Fact, MemoryType, Scope
 from .prompt import memory_block
-from .retrieval import SEARCH_RESULT_LIMIT, context_facts, facts_in_order, search_words
+from .retrieval import SEARCH_RESULT_LIMIT, ContextChoice, context_choice, facts_in_order, search_words
 from .selectors import ai_settings_for_server, summary_text
 from .services import (
     FactAuthor,
@@ -147,7 +147,8 @@ def exchange_open(*, server: Server, message: IncomingMessage, source: str = "ap
     ai_settings = ai_settings_for_server(server)
     profile = profile_for(ai_settings.memory_type)
     access = channel_access(ai_settings, message.channel_id, message.thread_parent_id or None)
-    facts = context_facts(server, ai_settings, message.content) if access.read_allowed else []
+    chosen = context_choice(server, ai_settings, message.content) if access.read_allowed else ContextChoice([])
+    facts = chosen.facts
     summary = summary_text(server) if access.read_allowed else ""
     exchange = Exchange(
         server=server,
@@ -163,6 +164,8 @@ def exchange_open(*, server: Server, message: IncomingMessage, source: str = "ap
         can_search=profile.can_search and access.read_allowed,
         access_reason=access.reason,
         shown_numbers=[fact.number for fact in facts],
+        relevance_mode=chosen.relevance_mode,
+        relevance_fallback_reason=chosen.relevance_fallback_reason[:300],
         memory_block=memory_block(summary, facts, read_allowed=access.read_allowed),
         duration_ms=int((time.perf_counter() - started) * 1000),
     )

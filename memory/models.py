@@ -218,6 +218,10 @@ class Exchange(models.Model):
     memory_block = models.TextField(blank=True)
     search_query = models.TextField(blank=True)
     searched_at = models.DateTimeField(null=True, blank=True)
+    # How the context judged relevance (types that rank): "words" or "hybrid", and under Semantic why
+    # meaning was not used; empty for the types that show the newest facts.
+    relevance_mode = models.CharField(max_length=16, blank=True, default="")
+    relevance_fallback_reason = models.CharField(max_length=300, blank=True, default="")
     search_mode = models.CharField(max_length=16, blank=True)
     search_fallback_reason = models.CharField(max_length=300, blank=True)
     found_numbers = ArrayField(models.PositiveIntegerField(), default=list, blank=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.db import connection
 from django.utils import timezone
@@ -33,12 +34,12 @@ def _facts_from_rows(rows) -> list[Fact]:
     return [_CONTEXT_COLUMNS.instance(row) for row in rows]
 
 
-def _most_recently_changed(server: Server, ai_settings: AISettings, message: str) -> list[Fact]:
+def _most_recently_changed(server: Server, ai_settings: AISettings, message: str) -> ContextChoice:
     """Classic, Ledger and Searchable archive: the newest changes fill the slots (partial index walk).
     Hand-written SQL: this runs for every message the bot sees (config/rows.py)."""
     with connection.cursor() as cursor:
         cursor.execute(_NEWEST_IN_FORCE_SQL, [server.pk, ai_settings.max_injected_items])
-        return _facts_from_rows(cursor.fetchall())
+        return ContextChoice(_facts_from_rows(cursor.fetchall()))
 
 
 def facts_in_order(ids: list[int]) -> list[Fact]:
@@ -50,15 +51,33 @@ def facts_in_order(ids: list[int]) -> list[Fact]:
     return [by_pk[pk] for pk in ids if pk in by_pk]
 
 
-def message_relevance(server: Server, message: str, ai_settings: AISettings | None = None) -> dict[int, float]:
+@dataclass(frozen=True)
+class Relevance:
+    """Relevance to the message of the facts it matches, and how it was judged."""
+
+    by_fact: dict[int, float]
+    mode: str  # "words" | "hybrid"
+    fallback_reason: str = ""  # under Semantic: why meaning was not used
+
+
+def message_relevance(server: Server, message: str, ai_settings: AISettings | None = None) -> Relevance:
     """Relevance to the message of the facts it matches: their place in the words search for it, or
-    under Semantic in words and meaning fused (words alone whenever meaning cannot be used)."""
+    under Semantic in words and meaning fused (words alone, with the reason, whenever meaning cannot be used)."""
     if ai_settings is not None and ai_settings.memory_type == MemoryType.SEMANTIC:
         from .semantic import hybrid_ids
 
         fused = hybrid_ids(server, ai_settings, message, RELEVANCE_DEPTH, embed_short_text=False)
-        return relevance_by_position(fused.ids)
-    return relevance_by_position(search_word_ids(server.pk, message, RELEVANCE_DEPTH))
+        return Relevance(relevance_by_position(fused.ids), fused.mode, fused.fallback_reason or "")
+    return Relevance(relevance_by_position(search_word_ids(server.pk, message, RELEVANCE_DEPTH)), "words")
+
+
+@dataclass(frozen=True)
+class ContextChoice:
+    """The facts a message's context shows, and how relevance was judged ("" when the type does not rank)."""
+
+    facts: list[Fact]
+    relevance_mode: str = ""
+    relevance_fallback_reason: str = ""
 
 
 # What the context needs of a ranked fact beyond what ranking reads anyway; ranking reads it in the same
@@ -67,19 +86,21 @@ _RANKED_COLUMNS = columns(Fact, "ranked_fact", ("server_id", "number", "key", "c
 _RANKED_ATTNAMES = ["id", *_RANKED_COLUMNS.attnames, "confidence", "changed_at"]
 
 
-def best_scored(server: Server, ai_settings: AISettings, message: str) -> list[Fact]:
+def best_scored(server: Server, ai_settings: AISettings, message: str) -> ContextChoice:
     """Ranked, and every type after it: the facts with the best score for this message fill the slots,
     best first (memory/ranking/)."""
-    ranked = rank_top(server.pk, Weights.of(ai_settings), ai_settings.max_injected_items,
-                      message_relevance(server, message, ai_settings), timezone.now(), columns=_RANKED_COLUMNS)
-    return [Fact.from_db(connection.alias, _RANKED_ATTNAMES,
-                         [fact.id, *ranked.columns[fact.id], fact.confidence, fact.changed_at])
-            for fact in ranked.facts]
+    relevance = message_relevance(server, message, ai_settings)
+    ranked = rank_top(server.pk, Weights.of(ai_settings), ai_settings.max_injected_items, relevance.by_fact,
+                      timezone.now(), columns=_RANKED_COLUMNS)
+    facts = [Fact.from_db(connection.alias, _RANKED_ATTNAMES, [fact.id, *ranked.columns[fact.id], fact.confidence,
+                                                                fact.changed_at])
+             for fact in ranked.facts]
+    return ContextChoice(facts, relevance.mode, relevance.fallback_reason)
 
 
 # The one place that maps a memory type to how its context is chosen. Each type adds to the one before,
 # so the types after Ranked rank too. Types that are not ready cannot be chosen (memory_types.TypeProfile).
-CONTEXT_STRATEGIES: dict[str, Callable[[Server, AISettings, str], list[Fact]]] = {
+CONTEXT_STRATEGIES: dict[str, Callable[[Server, AISettings, str], ContextChoice]] = {
     MemoryType.CLASSIC: _most_recently_changed,
     MemoryType.LEDGER: _most_recently_changed,
     MemoryType.ARCHIVE: _most_recently_changed,
@@ -89,9 +110,13 @@ CONTEXT_STRATEGIES: dict[str, Callable[[Server, AISettings, str], list[Fact]]] =
 }
 
 
-def context_facts(server: Server, ai_settings: AISettings, message: str) -> list[Fact]:
+def context_choice(server: Server, ai_settings: AISettings, message: str) -> ContextChoice:
     strategy = CONTEXT_STRATEGIES.get(ai_settings.memory_type, _most_recently_changed)
     return strategy(server, ai_settings, message)
+
+
+def context_facts(server: Server, ai_settings: AISettings, message: str) -> list[Fact]:
+    return context_choice(server, ai_settings, message).facts
 
 
 def _words(text: str) -> list[str]:

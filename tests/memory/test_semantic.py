@@ -122,6 +122,27 @@ def test_a_failing_endpoint_falls_back_to_words_never_an_error(semantic_server, 
     assert outcome.mode == "words" and "HTTP 500" in outcome.fallback_reason
 
 
+def test_the_context_s_relevance_says_how_it_was_judged_in_the_exchange_log(semantic_server, embedding_server,
+                                                                            member):
+    """Building the context ranks by relevance too: the exchange records whether meaning was used and,
+    when not, why; the exchange log (and the playground, same fragment) shows it."""
+    from django.urls import reverse
+
+    from tests.conftest import logged_in_client
+
+    hybrid = open_exchange(semantic_server, "does anyone here speak French?")
+    embedding_server.embedding_script = [Status(500)]
+    failed = open_exchange(semantic_server, "does anyone here speak French?")
+    short = open_exchange(semantic_server, "hi all :)")
+    assert (hybrid.relevance_mode, hybrid.relevance_fallback_reason) == ("hybrid", "")
+    assert failed.relevance_mode == "words" and "HTTP 500" in failed.relevance_fallback_reason
+    assert short.relevance_mode == "words" and "under 12 characters" in short.relevance_fallback_reason
+    page = logged_in_client(member).get(reverse("memory:exchange", args=[semantic_server.guild_id, failed.pk]))
+    assert "Relevance" in page.content.decode() and "by words: the embedding provider failed" in page.content.decode()
+    page = logged_in_client(member).get(reverse("memory:exchange", args=[semantic_server.guild_id, hybrid.pk]))
+    assert "by words and meaning" in page.content.decode()
+
+
 def test_an_unfinished_catch_up_round_falls_back_to_words(semantic_server):
     EmbeddingRound.objects.filter(server=semantic_server).update(status=EmbeddingRoundStatus.RUNNING, done=3)
     outcome = exchange_search(exchange=open_exchange(semantic_server), query="he speaks French")
@@ -174,7 +195,8 @@ def test_ranked_relevance_under_semantic_uses_meaning(semantic_server, owner):
 
     relevance = message_relevance(semantic_server, "does anyone here speak French?", semantic_server.ai_settings)
     language = semantic_server.facts.get(key="language")
-    assert relevance and max(relevance, key=relevance.get) == language.pk
+    assert relevance.mode == "hybrid" and relevance.fallback_reason == ""
+    assert max(relevance.by_fact, key=relevance.by_fact.get) == language.pk
 
 
 def test_the_progress_bar_follows_the_catch_up_round_and_the_dry_run_counts_calls(server, owner, member,
