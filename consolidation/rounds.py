@@ -67,7 +67,7 @@ MODEL_PAIRS_PER_ROUND = 20
 MODEL_TIMEOUT_S = 30.0
 SUMMARY_FACTS = 200
 SUMMARY_MAX_CHARACTERS = 2000
-ADVISORY_LOCK_NAMESPACE = 0x10E0  # pg_try_advisory_xact_lock(namespace, server id): rounds only
+ADVISORY_LOCK_NAMESPACE = 0x10E0  # pg_try_advisory_xact_lock(namespace, server id): rounds, and wipes
 
 
 def quiet_after() -> timedelta:
@@ -295,6 +295,21 @@ def _server_lock(server: Server) -> bool:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_try_advisory_xact_lock(%s, %s)", [ADVISORY_LOCK_NAMESPACE, server.pk])
         return bool(cursor.fetchone()[0])
+
+
+def hold_rounds_off(server: Server) -> None:
+    """Inside a transaction: wait for a round of the server that is running now to end, and keep any other
+    from starting until the transaction ends (it takes the rounds' lock; a round that finds it taken is
+    retried later by its task). A server wipe holds it, so a round never proposes wiped facts again."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [ADVISORY_LOCK_NAMESPACE, server.pk])
+
+
+def discard_server_results(server: Server) -> int:
+    """Delete the server's proposals and summary drafts, answered or not (a wipe: they quote its facts)."""
+    proposals, _ = Proposal.objects.filter(server=server).delete()
+    drafts, _ = SummaryDraft.objects.filter(server=server).delete()
+    return proposals + drafts
 
 
 def round_run(round_id: int) -> ConsolidationRound | None:

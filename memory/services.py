@@ -313,8 +313,16 @@ def _delete_exchanges(exchanges: models.QuerySet[Exchange]) -> int:
 
 
 @transaction.atomic
+@transaction.atomic
 def server_wipe(*, server: Server, actor: AbstractBaseUser) -> WipeResult:
-    """Delete everything remembered about the server, now and irreversibly; one audit row."""
+    """Delete everything remembered about the server, now and irreversibly; one audit row.
+
+    A consolidation round running now is waited for and its proposals and summary draft deleted with
+    the rest (they quote the facts); none starts until the wipe is done, and one after it finds nothing."""
+    from consolidation.rounds import discard_server_results, hold_rounds_off  # consolidation imports memory
+
+    hold_rounds_off(server)
+    proposals_and_drafts = discard_server_results(server)
     # Plain SQL: the ORM's delete() would first load every fact (a million rows) to emulate SET NULL.
     with _permit_fact_deletes("server wipe"), connection.cursor() as cursor:
         cursor.execute("DELETE FROM memory_fact WHERE server_id = %s", [server.pk])
@@ -322,7 +330,9 @@ def server_wipe(*, server: Server, actor: AbstractBaseUser) -> WipeResult:
     summaries, _ = Summary.objects.filter(server=server).delete()
     exchanges = _delete_exchanges(Exchange.objects.filter(server=server))
     audit_record(actor=actor, server=server, action="memory.wipe_server", count=facts + summaries + exchanges,
-                 result=f"{facts} facts, {summaries} summaries and {exchanges} exchanges deleted")
+                 result=f"{facts} facts, {summaries} summaries and {exchanges} exchanges deleted"
+                        + (f", with {proposals_and_drafts} consolidation proposals and drafts" if proposals_and_drafts
+                           else ""))
     return WipeResult(facts=facts, summaries=summaries, exchanges=exchanges)
 
 

@@ -9,7 +9,9 @@ from django.db import connection
 from memory.models import Fact, Scope, Summary
 from memory.services import FactAuthor, fact_retract, member_wipe, server_wipe, summary_set
 from teams.models import AuditEntry
+from tests.consolidation.conftest import consolidated, consolidation_model, planted  # noqa: F401 - fixtures
 from tests.factories import make_fact
+from tests.model_server import answer
 
 PAUL = "200000000000000021"
 ANNA = "200000000000000022"
@@ -174,3 +176,22 @@ def test_server_wipe_removes_the_exchange_log_and_unlinks_nothing_else(server, o
 
     assert server_wipe(server=server, actor=owner).exchanges == 1
     assert Exchange.objects.filter(server=other_server).count() == 1
+
+
+def test_server_wipe_also_deletes_the_consolidation_proposals_and_summary_draft_that_quote_its_facts(
+        planted, consolidation_model, owner):
+    from consolidation.models import ConsolidationRound, Proposal, SummaryDraft
+    from consolidation.rounds import round_run
+
+    server = planted["language"].server
+    consolidation_model.script = [answer('{"class": "duplicate", "wording": "French."}'),
+                                  answer('{"class": "contradiction"}'), answer("A French server.")]
+    round_run(ConsolidationRound.objects.create(server=server, trigger="manual").pk)
+    assert Proposal.objects.filter(server=server).count() == 2 and SummaryDraft.objects.filter(server=server).exists()
+
+    wiped = server_wipe(server=server, actor=owner)
+    assert wiped.facts == len(planted)
+    assert not Proposal.objects.filter(server=server).exists()
+    assert not SummaryDraft.objects.filter(server=server).exists()
+    entry = AuditEntry.objects.filter(server=server, action="memory.wipe_server").get()
+    assert "with 3 consolidation proposals and drafts" in entry.result

@@ -10,7 +10,9 @@ from django.db import connection
 from memory.exchanges import IncomingMessage, Retract, Supersede, exchange_apply_actions, exchange_open
 from memory.models import Exchange, Fact, MemoryType
 from memory.services import FactConflict, fact_update, memory_type_set, server_wipe
+from tests.consolidation.conftest import consolidated, consolidation_model, planted  # noqa: F401 - fixtures
 from tests.factories import make_fact
+from tests.model_server import Slow, answer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -97,3 +99,67 @@ def test_a_wipe_during_a_catch_up_round_never_brings_wiped_facts_back(server, ow
     semantic.catchup_run(catchup.pk)  # the redelivered task after the wipe
     assert not Fact.objects.filter(server=server).exists()
     assert not FactEmbedding.objects.filter(server=server).exists()
+
+
+def test_a_wipe_during_a_consolidation_round_waits_for_it_and_leaves_nothing_of_it(planted, consolidation_model,
+                                                                                   owner):
+    """The round holds the server's round lock while it asks the (slow) model; the wipe waits for it,
+    then deletes the facts with the round's proposals and summary draft: nothing of the wiped memory is
+    left to approve. The round is told nothing is wrong: it finished before the wipe began."""
+    from consolidation.models import ConsolidationRound, Proposal, RoundStatus, SummaryDraft
+    from consolidation.rounds import round_run
+
+    server = planted["language"].server
+    consolidation_model.script = [Slow(1.5, answer('{"class": "duplicate", "wording": "French."}')),
+                                  answer('{"class": "contradiction"}'), answer("A French server.")]
+    waiting = ConsolidationRound.objects.create(server=server, trigger="manual")
+    outcome: dict = {}
+
+    def run_round() -> None:
+        outcome["round"] = round_run(waiting.pk)
+        connection.close()
+
+    running = threading.Thread(target=run_round)
+    running.start()
+    while consolidation_model.chat_calls < 1:  # the round holds its lock and waits for the model
+        threading.Event().wait(0.02)
+    wiped = server_wipe(server=server, actor=owner)
+    running.join(30)
+    assert outcome["round"].status == RoundStatus.FINISHED  # it ended first: the wipe waited for it
+    assert wiped.facts == len(planted)
+    assert not Fact.objects.filter(server=server).exists()
+    assert not Proposal.objects.filter(server=server).exists()
+    assert not SummaryDraft.objects.filter(server=server).exists()
+
+
+def test_a_round_that_starts_during_a_wipe_waits_and_then_has_nothing_to_consolidate(planted, owner):
+    from django.db import transaction
+
+    from consolidation.models import ConsolidationRound, Proposal, RoundStatus
+    from consolidation.rounds import RoundBusy, round_run
+
+    server = planted["language"].server
+    waiting = ConsolidationRound.objects.create(server=server, trigger="manual")
+    wipe_started, round_tried = threading.Event(), threading.Event()
+    outcome: dict = {}
+
+    def slow_wipe() -> None:
+        with transaction.atomic():
+            server_wipe(server=server, actor=owner)
+            wipe_started.set()
+            round_tried.wait(10)  # the wipe's transaction is still open while the round tries
+        connection.close()
+
+    wiping = threading.Thread(target=slow_wipe)
+    wiping.start()
+    wipe_started.wait(10)
+    try:
+        round_run(waiting.pk)
+    except RoundBusy as busy:
+        outcome["busy"] = busy  # told: its task retries later
+    round_tried.set()
+    wiping.join(30)
+    assert "busy" in outcome
+    retried = round_run(waiting.pk)  # the task's retry, after the wipe
+    assert retried.status == RoundStatus.REFUSED and not Proposal.objects.filter(server=server).exists()
+    assert ConsolidationRound.objects.get(pk=waiting.pk).status == RoundStatus.REFUSED
