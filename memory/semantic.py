@@ -305,12 +305,42 @@ def set_hnsw_search(cursor) -> None:
     cursor.execute("SET LOCAL hnsw.ef_search = %s", [HNSW_EF_SEARCH])
 
 
+# A server below the size at which it gets a graph of its own (memory/server_indexes.py) is searched
+# exactly: its vectors, read through the (server, model) index, every distance computed. The shared graph
+# filtered to a small server mostly walks other servers' vectors — each result costs a thousand skipped
+# candidates beside a million-vector server, and the iterative scan may stop before it finds them all —
+# while reading a few thousand vectors costs a few milliseconds and is exact.
+EXACT_NEAREST_SQL = """
+    WITH mine AS MATERIALIZED (
+        SELECT e.fact_id, e.vector <=> %(vector)s::vector AS distance FROM memory_factembedding e
+        WHERE e.server_id = %(server)s AND e.model_name = %(model)s
+    )
+    SELECT mine.fact_id FROM mine JOIN memory_fact f ON f.id = mine.fact_id AND f.retracted_at IS NULL
+    ORDER BY mine.distance, mine.fact_id LIMIT %(limit)s
+"""
+
+
+def _searched_exactly(cursor, server_id: int) -> bool:
+    """Whether the server is small enough for an exact search: numbers handed out bound its facts."""
+    from .server_indexes import SERVER_INDEX_MIN_ROWS
+
+    cursor.execute("SELECT last_number FROM memory_factcounter WHERE server_id = %s", [server_id])
+    row = cursor.fetchone()
+    return (row[0] if row else 0) < SERVER_INDEX_MIN_ROWS
+
+
 def nearest_fact_ids(server_id: int, model_name: str, vector: list[float], limit: int = RESULT_DEPTH) -> list[int]:
-    """Facts in force closest in meaning, nearest first: the HNSW index filtered by server, with
-    pgvector's iterative scan so the filter never leaves fewer than `limit` results."""
+    """Facts in force closest in meaning, nearest first: exactly on a small server; on a large one through
+    the HNSW index filtered by server (its own once built), with pgvector's iterative scan so the filter
+    never leaves fewer than `limit` results."""
+    params = nearest_params(server_id, model_name, vector, limit)
+    with connection.cursor() as cursor:
+        if _searched_exactly(cursor, server_id):
+            cursor.execute(EXACT_NEAREST_SQL, params)
+            return [row[0] for row in cursor.fetchall()]
     with transaction.atomic(), connection.cursor() as cursor:
         set_hnsw_search(cursor)
-        cursor.execute(NEAREST_SQL, nearest_params(server_id, model_name, vector, limit))
+        cursor.execute(NEAREST_SQL, params)
         return [row[0] for row in cursor.fetchall()]
 
 

@@ -13,7 +13,8 @@ So once a server holds SERVER_INDEX_MIN_ROWS rows of a kind, a worker builds a p
 `WHERE server_id = N` for it. The queries do not change: they name the server as a literal (Django binds
 parameters on the client), so the planner picks the smaller index for that server by itself. The build
 runs CONCURRENTLY, so facts keep being written and searched (through the shared index) meanwhile; one
-build per server and kind at a time (an advisory lock). Small servers stay on the shared indexes.
+build per server and kind at a time (an advisory lock). Small servers stay on the shared word index, and
+their nearest facts are found exactly, without a graph (memory.semantic.nearest_fact_ids).
 The beat task memory.tasks.maintain_server_indexes (every 10 minutes) builds what is missing, rebuilds a
 build that died half way (PostgreSQL leaves it INVALID) and drops the indexes of servers gone or empty.
 """

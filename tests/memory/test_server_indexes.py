@@ -190,3 +190,21 @@ def test_the_words_search_of_a_large_server_reads_its_own_word_index_and_finds_t
     assert own not in plan_of_word_search(other_server.pk, "ferret & raid")
     assert retrieval.search_word_ids(server.pk, "ferret raid") == before
     assert len(retrieval.search_word_ids(other_server.pk, "ferret raid")) == 10
+
+
+def test_a_small_server_s_nearest_facts_are_found_exactly_without_the_shared_graph(server, other_server,
+                                                                                  small_threshold):
+    """Below the size of its own graph, a server's vectors are read and every distance computed: the
+    shared graph, filtered to a small server, would mostly walk other servers' vectors."""
+    from django.test.utils import CaptureQueriesContext
+
+    vectors = give_vectors(server, 12, seed=8)
+    give_vectors(other_server, 45, seed=9)
+    with CaptureQueriesContext(connection) as queries:
+        found = nearest_fact_ids(server.pk, MODEL, vectors[5], 10)
+    assert found == exact_nearest(server.pk, vectors[5], 10)
+    statements = " ".join(query["sql"] for query in queries.captured_queries)
+    assert "WITH mine AS MATERIALIZED" in statements and "hnsw" not in statements
+    with CaptureQueriesContext(connection) as queries:
+        nearest_fact_ids(other_server.pk, MODEL, vectors[5], 10)  # 45 facts: large here, through a graph
+    assert "hnsw.iterative_scan" in " ".join(query["sql"] for query in queries.captured_queries)
