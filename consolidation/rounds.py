@@ -67,7 +67,7 @@ MODEL_PAIRS_PER_ROUND = 20
 MODEL_TIMEOUT_S = 30.0
 SUMMARY_FACTS = 200
 SUMMARY_MAX_CHARACTERS = 2000
-ADVISORY_LOCK_NAMESPACE = 0x10E0  # pg_try_advisory_xact_lock(namespace, server id): rounds, and wipes
+ADVISORY_LOCK_NAMESPACE = 0x10E0  # (namespace, server id) transaction lock: a round tries it, a wipe waits for it
 
 
 def quiet_after() -> timedelta:

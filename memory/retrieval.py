@@ -178,7 +178,7 @@ def _ranked(cursor, sql: str, params: dict) -> tuple[list[int], int]:
     return [row[0] for row in rows], (rows[0][1] if rows else 0)
 
 
-def _facts_ever(cursor, server_id: int) -> int:
+def numbers_handed_out(cursor, server_id: int) -> int:
     """Numbers handed out so far on the server: an upper bound of its facts in force, from one row."""
     cursor.execute("SELECT last_number FROM memory_factcounter WHERE server_id = %s", [server_id])
     row = cursor.fetchone()
@@ -193,7 +193,7 @@ def _best_of_newest_matches(cursor, server_id: int, tsquery: str, exclude_ids: l
     ids, matches = _ranked(cursor, _RANKED_WINDOW_SQL, params)
     if matches >= SEARCH_RESULT_LIMIT:
         return ids  # enough candidates to rank: the common case costs one query
-    facts_ever = _facts_ever(cursor, server_id)
+    facts_ever = numbers_handed_out(cursor, server_id)
     if facts_ever <= FIRST_WALK:
         return ids  # the walk saw every fact of the server
     if facts_ever <= SURELY_LARGER * FIRST_WALK:

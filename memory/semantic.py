@@ -322,11 +322,10 @@ EXACT_NEAREST_SQL = """
 
 def _searched_exactly(cursor, server_id: int) -> bool:
     """Whether the server is small enough for an exact search: numbers handed out bound its facts."""
+    from .retrieval import numbers_handed_out
     from .server_indexes import SERVER_INDEX_MIN_ROWS
 
-    cursor.execute("SELECT last_number FROM memory_factcounter WHERE server_id = %s", [server_id])
-    row = cursor.fetchone()
-    return (row[0] if row else 0) < SERVER_INDEX_MIN_ROWS
+    return numbers_handed_out(cursor, server_id) < SERVER_INDEX_MIN_ROWS
 
 
 def nearest_fact_ids(server_id: int, model_name: str, vector: list[float], limit: int = RESULT_DEPTH) -> list[int]:

@@ -313,7 +313,6 @@ def _delete_exchanges(exchanges: models.QuerySet[Exchange]) -> int:
 
 
 @transaction.atomic
-@transaction.atomic
 def server_wipe(*, server: Server, actor: AbstractBaseUser) -> WipeResult:
     """Delete everything remembered about the server, now and irreversibly; one audit row.
 
