@@ -8,7 +8,7 @@ from consolidation.models import ConsolidationRound, Proposal, ProposalKind, Pro
 from consolidation.rounds import round_run
 from memory.models import Fact, MemoryType
 from memory.services import FactAuthor, memory_type_set
-from tests.consolidation.conftest import FILLER
+from tests.conftest import FILLER
 from tests.factories import make_fact
 
 from .conftest import ARTIFACTS

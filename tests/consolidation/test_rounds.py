@@ -16,10 +16,9 @@ from consolidation.rounds import refusal_reason, round_queue, round_run, round_t
 from memory.exchanges import IncomingMessage, exchange_open
 from memory.models import Fact, MemoryType, Summary
 from memory.services import fact_retract, fact_update, memory_type_set
+from tests.conftest import long_ago
 from tests.factories import make_fact, make_server
 from tests.model_server import Status, answer
-
-from .conftest import long_ago
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,6 @@ from django.db import connection
 from memory.models import Fact, Scope, Summary
 from memory.services import FactAuthor, fact_retract, member_wipe, server_wipe, summary_set
 from teams.models import AuditEntry
-from tests.consolidation.conftest import consolidated, consolidation_model, planted  # noqa: F401 - fixtures
 from tests.factories import make_fact
 from tests.model_server import answer
 

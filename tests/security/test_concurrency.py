@@ -10,7 +10,6 @@ from django.db import connection
 from memory.exchanges import IncomingMessage, Retract, Supersede, exchange_apply_actions, exchange_open
 from memory.models import Exchange, Fact, MemoryType
 from memory.services import FactConflict, fact_update, memory_type_set, server_wipe
-from tests.consolidation.conftest import consolidated, consolidation_model, planted  # noqa: F401 - fixtures
 from tests.factories import make_fact
 from tests.model_server import Slow, answer
 

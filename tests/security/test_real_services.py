@@ -37,7 +37,6 @@ from memory import semantic
 from memory.embeddings import fact_text
 from memory.models import EmbeddingRound, EmbeddingRoundStatus, Exchange, Fact, FactEmbedding, MemoryType, ModelPurpose
 from memory.services import ChannelRule, ai_settings_update, memory_type_set, model_endpoint_set
-from tests.consolidation.conftest import consolidated, consolidation_model, planted  # noqa: F401 - fixtures
 from tests.factories import make_fact
 from tests.model_server import FakeModelServer, Slow, answer, tool_call
 
