@@ -217,6 +217,19 @@ def _explain(label: str, call) -> None:
             print(f"## {query['time']}s {sql}\n{plan}\n", file=sys.stderr)
 
 
+def _context_call(post, url: str, bodies: list[dict]):
+    """One timed call: `post(url, body)` of the next body (cycling) to the context endpoint, in process
+    or over HTTP; anything but 200 stops the bench."""
+    cycle = itertools.cycle(bodies)
+
+    def call() -> None:
+        response = post(url, next(cycle))
+        if response.status_code != 200:
+            raise RuntimeError(f"{url} answered {response.status_code}: {response.content[:300]!r}")
+
+    return call
+
+
 def _settled_without_cap(server, messages: list[str]) -> float:
     """Share of the messages whose ranking the first walk and one read of the weight index settled
     (ranked again outside the timing, to see how each was found)."""
@@ -309,13 +322,7 @@ def _time_http(servers, token: str, bodies: list[dict], meter: CpuMeter) -> None
                               headers={"Authorization": f"Bearer {token}"}) as client:
                 for label, server in servers:
                     url = f"/api/v1/servers/{server.guild_id}/context"
-                    cycle = itertools.cycle(bodies)
-
-                    def call(url=url, cycle=cycle) -> None:
-                        response = client.post(url, json=next(cycle))
-                        if response.status_code != 200:
-                            raise RuntimeError(f"{url} answered {response.status_code}: {response.text[:300]}")
-
+                    call = _context_call(lambda url, body: client.post(url, json=body), url, bodies)
                     _report(f"context.classic.http.{label}", *_timed(meter, call),
                             CONTEXT_TARGET_P95_MS if label == "1m" else None)
                     if label == servers[-1][0]:
@@ -380,13 +387,7 @@ def main() -> None:
             assert first.json()["memory_type"] == "classic" and first.json()["facts"], first.json()
             if explain:
                 _explain(f"context {label}", lambda url=url: post(url, bodies[1]))
-            cycle = itertools.cycle(bodies)
-
-            def call(url=url, cycle=cycle) -> None:
-                response = post(url, next(cycle))
-                if response.status_code != 200:
-                    raise RuntimeError(f"{url} answered {response.status_code}")
-
+            call = _context_call(post, url, bodies)
             _report(f"context.classic.{label}", *_timed(meter, call),
                     CONTEXT_TARGET_P95_MS if label == "1m" else None)
 
@@ -398,13 +399,7 @@ def main() -> None:
             assert first.status_code == 200 and first.json()["memory_type"] == "ranked", first.content[:300]
             if explain:
                 _explain(f"ranked context {label}", lambda url=url: post(url, bodies[1]))
-            cycle = itertools.cycle(bodies)
-
-            def call(url=url, cycle=cycle) -> None:
-                response = post(url, next(cycle))
-                if response.status_code != 200:
-                    raise RuntimeError(f"{url} answered {response.status_code}")
-
+            call = _context_call(post, url, bodies)
             _report(f"context.ranked.{label}", *_timed(meter, call), RANKED_TARGET_P95_MS.get(label))
             report_metric(f"context.ranked.{label}", "settled_without_cap", _settled_without_cap(server, messages))
             memory_type_set(server=server, actor=user, memory_type=MemoryType.CLASSIC)
