@@ -37,9 +37,30 @@ INSTRUCTION_PATTERNS = [
 ]
 
 
+# Words each pattern above cannot match without (one of them, in lower case). Every context checks
+# every fact it shows; most facts hold none of these words, and looking for them costs a twentieth of
+# running the six patterns.
+_INSTRUCTION_WORDS = [
+    ("ignore", "disregard", "forget", "override"),
+    ("system", "developer"),
+    ("now", "act"),
+    ("always", "never"),
+    ("<",),
+    ("new",),
+]
+
+
 def looks_like_instructions(text: str) -> bool:
     """True for text phrased as orders to the bot ("ignore previous instructions and …")."""
-    return any(pattern.search(text) for pattern in INSTRUCTION_PATTERNS)
+    if not text.isascii():
+        # Case-insensitive matching folds some other letters onto ASCII ones (ſ is s, K is k, İ is i):
+        # only ASCII text can be ruled out by its lower-case words.
+        return any(pattern.search(text) for pattern in INSTRUCTION_PATTERNS)
+    lowered = text.lower()
+    return any(
+        any(word in lowered for word in words) and pattern.search(text)
+        for words, pattern in zip(_INSTRUCTION_WORDS, INSTRUCTION_PATTERNS, strict=True)
+    )
 
 
 @dataclass(frozen=True)
