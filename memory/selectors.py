@@ -14,7 +14,8 @@ from django.db import connection
 from django.db.models import QuerySet
 
 from config.rows import columns
-from teams.models import Server
+from teams.models import BotToken, Server
+from teams.selectors import ACTIVE_TOKEN_COLUMNS
 
 from .models import PREFIX_CONFIG, AISettings, Channel, Exchange, Fact, ModelEndpoint, Summary
 
@@ -34,7 +35,7 @@ def summary_current(server: Server) -> Summary | None:
 
 
 def summary_text(server: Server) -> str:
-    """The current summary's wording ('' when none); read from the server when server_for_bot loaded it."""
+    """The current summary's wording ('' when none); read from the server when bot_token_and_server loaded it."""
     if hasattr(server, "current_summary"):
         return server.current_summary or ""
     current = summary_current(server)
@@ -43,29 +44,41 @@ def summary_text(server: Server) -> str:
 
 _SERVER_COLUMNS = columns(Server, "s")
 _AI_SETTINGS_COLUMNS = columns(AISettings, "a")
-_SERVER_FOR_BOT_SQL = f"""
-    SELECT {_SERVER_COLUMNS.sql}, a."server_id" IS NOT NULL, {_AI_SETTINGS_COLUMNS.sql},
-           (SELECT "content" FROM memory_summary WHERE server_id = s.id AND retracted_at IS NULL LIMIT 1)
-    FROM teams_server s LEFT JOIN memory_aisettings a ON a.server_id = s.id
-    WHERE s.team_id = %s AND s.guild_id = %s
-"""
-
-
-def server_for_bot(team_id: int, guild_id: str) -> Server | None:
-    """A server of the bot token's team (None for another team's server and for no server alike),
-    with its AI settings and current summary in the same query: every bot call needs them.
-    Hand-written SQL because this runs on every bot call (config/rows.py says why)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_SERVER_FOR_BOT_SQL, [team_id, guild_id])
-        row = cursor.fetchone()
-    if row is None:
-        return None
+# The server with its AI settings and current summary, for the tables joined as s and a.
+_SERVER_SELECT = f"""{_SERVER_COLUMNS.sql}, a."server_id" IS NOT NULL, {_AI_SETTINGS_COLUMNS.sql},
+           (SELECT "content" FROM memory_summary WHERE server_id = s.id AND retracted_at IS NULL LIMIT 1)"""
+def _server_from_row(row) -> Server:
+    """A server row as _SERVER_SELECT reads it: AI settings attached, current summary in current_summary."""
     server_end = len(_SERVER_COLUMNS)
     server = _SERVER_COLUMNS.instance(row[:server_end])
     if row[server_end]:  # the server has AI settings (a new server may not have them yet)
         server.ai_settings = _AI_SETTINGS_COLUMNS.instance(row[server_end + 1 : server_end + 1 + len(_AI_SETTINGS_COLUMNS)])
     server.current_summary = row[-1]
     return server
+
+
+_TOKEN_AND_SERVER_SQL = f"""
+    SELECT {ACTIVE_TOKEN_COLUMNS.sql}, s."id" IS NOT NULL, {_SERVER_SELECT}
+    FROM teams_bottoken t
+    LEFT JOIN teams_server s ON s.team_id = t.team_id AND s.guild_id = %s
+    LEFT JOIN memory_aisettings a ON a.server_id = s.id
+    WHERE t.token_hash = %s AND t.revoked_at IS NULL
+"""
+
+
+def bot_token_and_server(token_hash: str, guild_id: str) -> tuple[BotToken | None, Server | None]:
+    """The active token with this hash and, when its team has it, the server of this guild with its AI
+    settings and current summary: (None, None) for an unknown or revoked token, (token, None) for a
+    guild the token's team does not have (another team's and no server alike). Every call that names
+    a guild needs all of it: one round trip. Hand-written SQL (config/rows.py says why)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_TOKEN_AND_SERVER_SQL, [guild_id, token_hash])
+        row = cursor.fetchone()
+    if row is None:
+        return None, None
+    token_end = len(ACTIVE_TOKEN_COLUMNS)
+    token = ACTIVE_TOKEN_COLUMNS.instance(row[:token_end])
+    return token, _server_from_row(row[token_end + 1 :]) if row[token_end] else None
 
 
 _EXCHANGE_COLUMNS = columns(Exchange, "e")

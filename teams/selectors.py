@@ -10,8 +10,8 @@ from config.rows import columns
 from .models import AuditEntry, BotToken, Server
 
 
-_TOKEN_COLUMNS = columns(BotToken, "t", ["id", "team_id", "last_used_at"])
-_ACTIVE_TOKEN_SQL = f"SELECT {_TOKEN_COLUMNS.sql} FROM teams_bottoken t WHERE t.token_hash = %s AND t.revoked_at IS NULL"
+ACTIVE_TOKEN_COLUMNS = columns(BotToken, "t", ["id", "team_id", "last_used_at"])
+_ACTIVE_TOKEN_SQL = f"SELECT {ACTIVE_TOKEN_COLUMNS.sql} FROM teams_bottoken t WHERE t.token_hash = %s AND t.revoked_at IS NULL"
 
 
 def bot_token_active_by_hash(token_hash: str) -> BotToken | None:
@@ -20,7 +20,7 @@ def bot_token_active_by_hash(token_hash: str) -> BotToken | None:
     with connection.cursor() as cursor:
         cursor.execute(_ACTIVE_TOKEN_SQL, [token_hash])
         row = cursor.fetchone()
-    return _TOKEN_COLUMNS.instance(row) if row else None
+    return ACTIVE_TOKEN_COLUMNS.instance(row) if row else None
 
 
 def audit_entries_for_server(server: Server) -> QuerySet[AuditEntry]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -13,7 +14,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, JsonResponse
 
-from teams.models import BotToken
+from memory.selectors import bot_token_and_server
+from teams.models import SNOWFLAKE_REGEX, BotToken, Server
 from teams.selectors import bot_token_active_by_hash
 from teams.services import bot_token_hash, bot_token_mark_used
 
@@ -35,16 +37,33 @@ def error_response(status: int, error: str, field: str | None = None, headers: d
     return response
 
 
-def authenticate_bot(request: HttpRequest) -> BotToken:
+def _bearer_token_hash(request: HttpRequest) -> str:
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError(401, "Send a bot token as 'Authorization: Bearer <token>'.")
-    bot_token = bot_token_active_by_hash(bot_token_hash(token.strip()))
+    return bot_token_hash(token.strip())
+
+
+def _accepted(bot_token: BotToken | None) -> BotToken:
     if bot_token is None:
         raise ApiError(401, "This bot token is not valid or has been revoked.")
     bot_token_mark_used(token=bot_token)
     return bot_token
+
+
+def authenticate_bot(request: HttpRequest) -> BotToken:
+    return _accepted(bot_token_active_by_hash(_bearer_token_hash(request)))
+
+
+def authenticate_bot_for_guild(request: HttpRequest, guild_id: str) -> tuple[BotToken, Server | None]:
+    """The token, as authenticate_bot checks it, and the server of this guild when the token's team has
+    it (None otherwise): read together, because the calls that name a guild are the bot's busiest."""
+    token_hash = _bearer_token_hash(request)
+    if not re.fullmatch(SNOWFLAKE_REGEX, guild_id):
+        return _accepted(bot_token_active_by_hash(token_hash)), None
+    bot_token, server = bot_token_and_server(token_hash, guild_id)
+    return _accepted(bot_token), server
 
 
 def throttle(bot_token: BotToken) -> None:
@@ -103,10 +122,12 @@ def public_api(view: Callable) -> Callable:
     return wrapper
 
 
-def bot_api(methods: list[str]) -> Callable:
+def bot_api(methods: list[str], *, finds_server: bool = False) -> Callable:
     """Wrap an API view: allowed methods, body size limit, token authentication, JSON errors.
 
     The view receives (request, bot_token, **url_kwargs) and returns a JsonResponse or raises ApiError.
+    With finds_server, the address's guild_id becomes the server: the view receives (request,
+    bot_token, server, **other_url_kwargs), and a guild the token's team does not have is a 404.
     """
 
     def decorator(view: Callable) -> Callable:
@@ -119,9 +140,16 @@ def bot_api(methods: list[str]) -> Callable:
                     )
                 if _declared_length(request) > settings.API_MAX_BODY_BYTES:
                     raise ApiError(413, "The request body is larger than the 64 KiB limit.")
-                bot_token = authenticate_bot(request)
+                if not finds_server:
+                    bot_token = authenticate_bot(request)
+                    throttle(bot_token)
+                    return view(request, bot_token, **kwargs)
+                guild_id = kwargs.pop("guild_id")
+                bot_token, server = authenticate_bot_for_guild(request, guild_id)
                 throttle(bot_token)
-                return view(request, bot_token, **kwargs)
+                if server is None:
+                    raise ApiError(404, f"No server with guild id {guild_id} is reachable with this token.")
+                return view(request, bot_token, server, **kwargs)
             except ApiError as exc:
                 return error_response(exc.status, exc.error, exc.field, exc.headers)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from uuid import UUID
 
 from django.http import HttpRequest, JsonResponse
@@ -12,20 +11,13 @@ from django.views.decorators.csrf import csrf_exempt
 from memory.exchanges import ExchangeRefused, exchange_apply_actions, exchange_open, exchange_search
 from memory.models import Exchange
 from memory.reply import ReplyFailed, reply_to_message
-from memory.selectors import ai_settings_for_server, exchange_for_bot, server_for_bot
-from teams.models import SNOWFLAKE_REGEX, BotToken, Server
+from memory.selectors import ai_settings_for_server, exchange_for_bot
+from teams.models import BotToken, Server
 
 from .http import ApiError, bot_api, error_response, json_body, public_api
 from .parsing import parse_actions, parse_history, parse_message, parse_search
 from .schema import openapi_schema
 from .serializers import exchange_as_json, fact_as_json, memory_summary
-
-
-def _server(bot_token: BotToken, guild_id: str) -> Server:
-    server = server_for_bot(bot_token.team_id, guild_id) if re.fullmatch(SNOWFLAKE_REGEX, guild_id) else None
-    if server is None:
-        raise ApiError(404, f"No server with guild id {guild_id} is reachable with this token.")
-    return server
 
 
 def _exchange(bot_token: BotToken, exchange_id: UUID) -> Exchange:
@@ -35,17 +27,15 @@ def _exchange(bot_token: BotToken, exchange_id: UUID) -> Exchange:
     return exchange
 
 
-@bot_api(methods=["GET"])
-def server_detail(request: HttpRequest, bot_token: BotToken, guild_id: str) -> JsonResponse:
+@bot_api(methods=["GET"], finds_server=True)
+def server_detail(request: HttpRequest, bot_token: BotToken, server: Server) -> JsonResponse:
     """What the bot may check before it starts: the server is reachable with this token, and its type."""
-    server = _server(bot_token, guild_id)
     return JsonResponse({"guild_id": server.guild_id, "name": server.name,
                          "memory_type": ai_settings_for_server(server).memory_type})
 
 
-@bot_api(methods=["POST"])
-def context(request: HttpRequest, bot_token: BotToken, guild_id: str) -> JsonResponse:
-    server = _server(bot_token, guild_id)
+@bot_api(methods=["POST"], finds_server=True)
+def context(request: HttpRequest, bot_token: BotToken, server: Server) -> JsonResponse:
     message = parse_message(json_body(request))
     opened = exchange_open(server=server, message=message, source="api")
     exchange = opened.exchange
@@ -81,9 +71,8 @@ def actions(request: HttpRequest, bot_token: BotToken, exchange: UUID) -> JsonRe
     return JsonResponse({"results": [result.as_dict() for result in results]})
 
 
-@bot_api(methods=["POST"])
-def reply(request: HttpRequest, bot_token: BotToken, guild_id: str) -> JsonResponse:
-    server = _server(bot_token, guild_id)
+@bot_api(methods=["POST"], finds_server=True)
+def reply(request: HttpRequest, bot_token: BotToken, server: Server) -> JsonResponse:
     body = json_body(request)
     message = parse_message(body, extra_fields={"history"})
     history = parse_history(body)

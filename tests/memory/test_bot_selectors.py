@@ -7,22 +7,24 @@ import pytest
 from memory.exchanges import IncomingMessage, exchange_open
 from memory.models import AISettings, Exchange, Fact, MemoryType
 from memory.retrieval import context_facts
-from memory.selectors import ai_settings_for_server, exchange_for_bot, server_for_bot, summary_text
+from memory.selectors import ai_settings_for_server, bot_token_and_server, exchange_for_bot, summary_text
 from memory.services import FactAuthor, summary_set
 from teams.selectors import bot_token_active_by_hash
 from teams.services import bot_token_hash, bot_token_revoke
+from teams.models import BotToken, Server
 from tests.factories import make_fact
 
 pytestmark = pytest.mark.django_db
 
 
-def test_server_for_bot_loads_settings_and_current_summary_as_the_orm_would(server, owner, team):
+def test_the_token_and_its_server_load_settings_and_current_summary_as_the_orm_would(server, owner, team, bot_token):
     ai_settings_for_server(server)
     AISettings.objects.filter(server=server).update(memory_type=MemoryType.LEDGER, read_all_channels=False,
                                                     read_channel_ids=["123456789012345678"])
     summary_set(server=server, content="First wording.", author=FactAuthor.staff(owner))
     summary_set(server=server, content="A friendly retro gaming server.", author=FactAuthor.staff(owner))
-    loaded = server_for_bot(team.pk, server.guild_id)
+    token, loaded = bot_token_and_server(bot_token_hash(bot_token), server.guild_id)
+    assert token.team_id == team.pk
     expected = AISettings.objects.get(server=server)
     assert (loaded.pk, loaded.name, loaded.guild_id, loaded.team_id) == (server.pk, server.name, server.guild_id, team.pk)
     assert {field.attname: getattr(loaded.ai_settings, field.attname) for field in AISettings._meta.concrete_fields} == \
@@ -30,10 +32,13 @@ def test_server_for_bot_loads_settings_and_current_summary_as_the_orm_would(serv
     assert summary_text(loaded) == "A friendly retro gaming server."
 
 
-def test_server_for_bot_answers_none_for_another_team_and_works_without_settings_or_summary(server, other_server, team):
-    assert server_for_bot(team.pk, other_server.guild_id) is None
+def test_another_teams_guild_is_no_server_and_a_server_works_without_settings_or_summary(server, other_server, team,
+                                                                                          bot_token, owner):
+    token, found = bot_token_and_server(bot_token_hash(bot_token), other_server.guild_id)
+    assert (token.team_id, found) == (team.pk, None)
+    assert bot_token_and_server(bot_token_hash(bot_token), "900000000000000999")[1] is None  # no such guild
     AISettings.objects.filter(server=server).delete()
-    loaded = server_for_bot(team.pk, server.guild_id)
+    _, loaded = bot_token_and_server(bot_token_hash(bot_token), server.guild_id)
     assert summary_text(loaded) == ""
     assert ai_settings_for_server(loaded).memory_type == MemoryType.CLASSIC  # created with the defaults
 
@@ -50,11 +55,24 @@ def test_exchange_for_bot_round_trips_every_field_and_stays_within_the_team(serv
     assert exchange_for_bot(other_server.team_id + 1000, opened.exchange.pk) is None
 
 
-def test_a_revoked_token_is_not_found(bot_token, owner, team):
+def test_a_revoked_token_is_not_found(bot_token, owner, team, server):
     found = bot_token_active_by_hash(bot_token_hash(bot_token))
     assert found.team_id == team.pk
     bot_token_revoke(token=found, revoked_by=owner)
     assert bot_token_active_by_hash(bot_token_hash(bot_token)) is None
+    assert bot_token_and_server(bot_token_hash(bot_token), server.guild_id) == (None, None)
+
+
+def test_instances_built_from_rows_load_deferred_fields_and_save_like_the_orms(server, team, bot_token):
+    """config/rows.py builds instances without Model.__init__: unlisted fields still load on first use,
+    and save() updates the row instead of inserting one."""
+    token, loaded = bot_token_and_server(bot_token_hash(bot_token), server.guild_id)
+    assert "name" in token.get_deferred_fields() and token.name == BotToken.objects.get(pk=token.pk).name
+    assert loaded._state.adding is False and loaded._state.db == "default"
+    loaded.name = "Renamed from a row"
+    loaded.save(update_fields=["name"])
+    assert Server.objects.get(pk=server.pk).name == "Renamed from a row"
+    assert Server.objects.filter(guild_id=server.guild_id).count() == 1
 
 
 def test_ranked_context_facts_built_from_the_rankings_rows_match_the_orm(server):
