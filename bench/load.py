@@ -55,7 +55,8 @@ actions series, so the soak and Semantic see the seeded 1,000), the bot tokens i
 embedding round and vectors of its switch to Semantic.
 
 Environment: LOAD_STEP_SECONDS, LOAD_SOAK_SECONDS, LOAD_CONNECTIONS, LOAD_MAX_STEPS, LOAD_PARTS
-(comma-separated subset of context,actions,soak,semantic; default all four), and LOAD_GUNICORN_ENV
+(comma-separated subset of context,actions,soak,semantic; default all four), LOAD_CLASSIC_RATES and
+LOAD_SEMANTIC_RATES (the rising lists, e.g. "150,200,250" to start near the limit), and LOAD_GUNICORN_ENV
 ("NAME=VALUE,..." added to gunicorn's environment only, for experiments such as OMP_NUM_THREADS=1).
 The soak needs the Classic context rate: with LOAD_PARTS without context it runs at LOAD_SOAK_RPS
 (default 50).
@@ -109,8 +110,15 @@ SOAK_RPS_WITHOUT_CONTEXT = float(os.environ.get("LOAD_SOAK_RPS", "50"))
 GUNICORN_EXTRA_ENV = dict(pair.split("=", 1) for pair in os.environ.get("LOAD_GUNICORN_ENV", "").split(",")
                           if "=" in pair)
 
-CLASSIC_RATES = [25, 50, 100, 150, 200, 250, 300, 400, 500, 600]
-SEMANTIC_RATES = [5, 10, 20, 30, 50, 75, 100, 150, 200, 300]
+
+def _rates(name: str, default: list[float]) -> list[float]:
+    """LOAD_CLASSIC_RATES / LOAD_SEMANTIC_RATES ("150,200,250"): start an experiment near the limit."""
+    given = os.environ.get(name, "")
+    return [float(rate) for rate in given.split(",") if rate.strip()] or default
+
+
+CLASSIC_RATES = _rates("LOAD_CLASSIC_RATES", [25, 50, 100, 150, 200, 250, 300, 400, 500, 600])
+SEMANTIC_RATES = _rates("LOAD_SEMANTIC_RATES", [5, 10, 20, 30, 50, 75, 100, 150, 200, 300])
 P95_LIMIT_MS = 100.0
 TARGETS = {"load.context.classic": 200, "load.context.semantic": 50}
 HTTP_TIMEOUT_S = 10.0
