@@ -310,14 +310,29 @@ def set_hnsw_search(cursor) -> None:
 # filtered to a small server mostly walks other servers' vectors — each result costs a thousand skipped
 # candidates beside a million-vector server, and the iterative scan may stop before it finds them all —
 # while reading a few thousand vectors costs a few milliseconds and is exact.
+#
+# Only the nearest `candidates` vectors are looked up in memory_fact (are they in force?): checking every
+# vector cost 2.6 of the 4.4 ms at 972 vectors. When retracted facts leave fewer than `limit`, the search
+# runs again over every vector (LIMIT NULL), so the answer is always exact.
 EXACT_NEAREST_SQL = """
     WITH mine AS MATERIALIZED (
         SELECT e.fact_id, e.vector <=> %(vector)s::vector AS distance FROM memory_factembedding e
         WHERE e.server_id = %(server)s AND e.model_name = %(model)s
+        ORDER BY distance, e.fact_id LIMIT %(candidates)s
     )
-    SELECT mine.fact_id FROM mine JOIN memory_fact f ON f.id = mine.fact_id AND f.retracted_at IS NULL
+    SELECT mine.fact_id, (SELECT count(*) FROM mine)
+    FROM mine JOIN memory_fact f ON f.id = mine.fact_id AND f.retracted_at IS NULL
     ORDER BY mine.distance, mine.fact_id LIMIT %(limit)s
 """
+
+
+def _exact_nearest(cursor, params: dict) -> list[int]:
+    cursor.execute(EXACT_NEAREST_SQL, params)
+    rows = cursor.fetchall()
+    candidates_were_all = not rows or rows[0][1] == params["candidates"]  # more vectors may lie beyond them
+    if len(rows) < params["limit"] and params["candidates"] is not None and candidates_were_all:
+        return _exact_nearest(cursor, params | {"candidates": None})  # retracted facts took their places
+    return [row[0] for row in rows]
 
 
 def _searched_exactly(cursor, server_id: int) -> bool:
@@ -335,8 +350,7 @@ def nearest_fact_ids(server_id: int, model_name: str, vector: list[float], limit
     params = nearest_params(server_id, model_name, vector, limit)
     with connection.cursor() as cursor:
         if _searched_exactly(cursor, server_id):
-            cursor.execute(EXACT_NEAREST_SQL, params)
-            return [row[0] for row in cursor.fetchall()]
+            return _exact_nearest(cursor, params)
     with transaction.atomic(), connection.cursor() as cursor:
         set_hnsw_search(cursor)
         cursor.execute(NEAREST_SQL, params)

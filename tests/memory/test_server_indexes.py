@@ -208,3 +208,19 @@ def test_a_small_server_s_nearest_facts_are_found_exactly_without_the_shared_gra
     with CaptureQueriesContext(connection) as queries:
         nearest_fact_ids(other_server.pk, MODEL, vectors[5], 10)  # 45 facts: large here, through a graph
     assert "hnsw.iterative_scan" in " ".join(query["sql"] for query in queries.captured_queries)
+
+
+def test_an_exact_search_whose_nearest_facts_are_retracted_still_finds_as_many_in_force(server, small_threshold):
+    """The exact search looks up only the nearest candidates (twice the limit) in memory_fact; when
+    retracted facts take their places it reads every vector again."""
+    from memory.services import fact_retract
+
+    vectors = give_vectors(server, 30, seed=10)
+    query = vectors[0]
+    order = exact_nearest(server.pk, query, 30)
+    from memory.models import Fact
+
+    for fact in Fact.objects.filter(pk__in=order[:25]):  # more than the 2 x 5 candidates
+        fact_retract(fact=fact, reason="outdated")
+    assert nearest_fact_ids(server.pk, MODEL, query, 5) == order[25:30]
+    assert nearest_fact_ids(server.pk, MODEL, query, 10) == order[25:30]  # fewer in force than asked: all of them
