@@ -18,7 +18,12 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 # thread to give the GIL up: every 5 ms by default, and a context call makes four round trips. At 1 ms
 # the waits shrink; measured with bench/load.py (Classic context, 30 s steps, the same code, one run
 # after the other): p95 at 150 requests/s 478 -> 161 ms, at 200 requests/s 2992 -> 534 ms.
-sys.setswitchinterval(float(os.environ.get("GUNICORN_SWITCH_INTERVAL_MS", "1")) / 1000)
+_switch_interval_ms = os.environ.get("GUNICORN_SWITCH_INTERVAL_MS", "1")
+try:
+    sys.setswitchinterval(float(_switch_interval_ms) / 1000)
+except ValueError:  # not a number, or not above zero
+    raise SystemExit("GUNICORN_SWITCH_INTERVAL_MS must be a number of milliseconds above 0, "
+                     f"not {_switch_interval_ms!r}.") from None
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("GUNICORN_WORKERS", str(2 * (os.cpu_count() or 1))))

@@ -92,7 +92,8 @@ def best_scored(server: Server, ai_settings: AISettings, message: str) -> Contex
     relevance = message_relevance(server, message, ai_settings)
     ranked = rank_top(server.pk, Weights.of(ai_settings), ai_settings.max_injected_items, relevance.by_fact,
                       timezone.now(), columns=_RANKED_COLUMNS)
-    facts = [loaded_instance(Fact, _RANKED_ATTNAMES, [fact.id, *ranked.columns[fact.id], fact.confidence, fact.changed_at])
+    facts = [loaded_instance(Fact, _RANKED_ATTNAMES,
+                             [fact.id, *ranked.columns[fact.id], fact.confidence, fact.changed_at])
              for fact in ranked.facts]
     return ContextChoice(facts, relevance.mode, relevance.fallback_reason)
 

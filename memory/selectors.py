@@ -6,6 +6,7 @@ import base64
 import json
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -47,12 +48,16 @@ _AI_SETTINGS_COLUMNS = columns(AISettings, "a")
 # The server with its AI settings and current summary, for the tables joined as s and a.
 _SERVER_SELECT = f"""{_SERVER_COLUMNS.sql}, a."server_id" IS NOT NULL, {_AI_SETTINGS_COLUMNS.sql},
            (SELECT "content" FROM memory_summary WHERE server_id = s.id AND retracted_at IS NULL LIMIT 1)"""
-def _server_from_row(row) -> Server:
+
+
+def _server_from_row(row: Sequence) -> Server:
     """A server row as _SERVER_SELECT reads it: AI settings attached, current summary in current_summary."""
     server_end = len(_SERVER_COLUMNS)
     server = _SERVER_COLUMNS.instance(row[:server_end])
     if row[server_end]:  # the server has AI settings (a new server may not have them yet)
-        server.ai_settings = _AI_SETTINGS_COLUMNS.instance(row[server_end + 1 : server_end + 1 + len(_AI_SETTINGS_COLUMNS)])
+        settings_start = server_end + 1
+        settings_row = row[settings_start : settings_start + len(_AI_SETTINGS_COLUMNS)]
+        server.ai_settings = _AI_SETTINGS_COLUMNS.instance(settings_row)
     server.current_summary = row[-1]
     return server
 

@@ -320,19 +320,20 @@ EXACT_NEAREST_SQL = """
         WHERE e.server_id = %(server)s AND e.model_name = %(model)s
         ORDER BY distance, e.fact_id LIMIT %(candidates)s
     )
-    SELECT mine.fact_id, (SELECT count(*) FROM mine)
-    FROM mine JOIN memory_fact f ON f.id = mine.fact_id AND f.retracted_at IS NULL
-    ORDER BY mine.distance, mine.fact_id LIMIT %(limit)s
+    SELECT (SELECT count(*) FROM mine), ARRAY(
+        SELECT mine.fact_id FROM mine JOIN memory_fact f ON f.id = mine.fact_id AND f.retracted_at IS NULL
+        ORDER BY mine.distance, mine.fact_id LIMIT %(limit)s
+    )
 """
 
 
 def _exact_nearest(cursor, params: dict) -> list[int]:
     cursor.execute(EXACT_NEAREST_SQL, params)
-    rows = cursor.fetchall()
-    candidates_were_all = not rows or rows[0][1] == params["candidates"]  # more vectors may lie beyond them
-    if len(rows) < params["limit"] and params["candidates"] is not None and candidates_were_all:
+    candidates_read, fact_ids = cursor.fetchone()
+    more_may_lie_beyond = params["candidates"] is not None and candidates_read == params["candidates"]
+    if len(fact_ids) < params["limit"] and more_may_lie_beyond:
         return _exact_nearest(cursor, params | {"candidates": None})  # retracted facts took their places
-    return [row[0] for row in rows]
+    return fact_ids
 
 
 def _searched_exactly(cursor, server_id: int) -> bool:

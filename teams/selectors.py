@@ -10,8 +10,11 @@ from config.rows import columns
 from .models import AuditEntry, BotToken, Server
 
 
+# What authentication reads of a token (teams_bottoken aliased t); memory.selectors.bot_token_and_server
+# reads the same columns in its one query for token and server.
 ACTIVE_TOKEN_COLUMNS = columns(BotToken, "t", ["id", "team_id", "last_used_at"])
-_ACTIVE_TOKEN_SQL = f"SELECT {ACTIVE_TOKEN_COLUMNS.sql} FROM teams_bottoken t WHERE t.token_hash = %s AND t.revoked_at IS NULL"
+_ACTIVE_TOKEN_SQL = (f"SELECT {ACTIVE_TOKEN_COLUMNS.sql} FROM teams_bottoken t"
+                     " WHERE t.token_hash = %s AND t.revoked_at IS NULL")
 
 
 def bot_token_active_by_hash(token_hash: str) -> BotToken | None:

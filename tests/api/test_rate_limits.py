@@ -42,6 +42,15 @@ def test_past_the_per_minute_budget_a_token_gets_429_with_retry_after_and_nothin
     assert server.exchanges.count() == 3
 
 
+def test_a_token_past_its_budget_gets_429_before_the_guild_is_looked_at(api, server, settings, same_minute):
+    """The budget counts every call of the token: an unknown guild is refused as over budget (429), not 404."""
+    settings.LOREKEEPER_API_REQUESTS_PER_MINUTE = 1
+    assert api.post("/servers/999999999999999999/context", message()).status_code == 404
+    assert api.post("/servers/999999999999999999/context", message()).status_code == 429
+    assert api.post(f"/servers/{server.guild_id}/context", message()).status_code == 429
+    assert server.exchanges.count() == 0
+
+
 def test_the_budget_is_per_token(api, server, settings, team, same_minute):
     from teams.services import bot_token_issue
 

@@ -69,3 +69,11 @@ def test_a_body_over_64_kib_answers_413(client, server, bot_token):
 def test_an_unknown_api_address_answers_json_404(client, bot_token):
     assert_json_error(client.post("/api/v1/nothing/here", HTTP_AUTHORIZATION=f"Bearer {bot_token}"), 404)
     assert_json_error(client.get("/api/v2/servers"), 404)
+
+
+def test_a_guild_id_that_is_not_a_snowflake_answers_404_and_a_bad_token_still_401(client, server, bot_token):
+    """The token is checked before the guild, whatever the guild id looks like."""
+    body = assert_json_error(get(client, "retro-arcade", bot_token), 404)
+    assert body["error"] == "No server with guild id retro-arcade is reachable with this token."
+    bot_token_revoke(token=BotToken.objects.get(team=server.team))
+    assert "revoked" in assert_json_error(get(client, "retro-arcade", bot_token), 401)["error"]

@@ -9,9 +9,9 @@ from memory.models import AISettings, Exchange, Fact, MemoryType
 from memory.retrieval import context_facts
 from memory.selectors import ai_settings_for_server, bot_token_and_server, exchange_for_bot, summary_text
 from memory.services import FactAuthor, summary_set
+from teams.models import BotToken, Server
 from teams.selectors import bot_token_active_by_hash
 from teams.services import bot_token_hash, bot_token_revoke
-from teams.models import BotToken, Server
 from tests.factories import make_fact
 
 pytestmark = pytest.mark.django_db
@@ -87,3 +87,25 @@ def test_ranked_context_facts_built_from_the_rankings_rows_match_the_orm(server)
         {name: getattr(expected, name) for name in shown} for expected in
         [Fact.objects.get(pk=fact.pk) for fact in facts]]
     assert facts[0].key == "paul_birthday" and facts[0].importance == 0.9  # deferred fields still load
+
+
+def test_a_model_with_an_init_signal_is_loaded_through_from_db_with_each_value_in_its_field(server):
+    """loaded_instance skips Model.__init__ only for models nothing listens to at init time; otherwise
+    from_db builds the instance, with the values put in the model's field order first."""
+    from django.db.models.signals import post_init
+
+    from config.rows import loaded_instance
+
+    initialised = []
+
+    def listen(sender, instance, **kwargs):
+        initialised.append(instance)
+
+    post_init.connect(listen, sender=Server)
+    try:
+        loaded = loaded_instance(Server, ["name", "id", "guild_id"], ["Named here", server.pk, server.guild_id])
+    finally:
+        post_init.disconnect(listen, sender=Server)
+    assert initialised == [loaded]
+    assert (loaded.pk, loaded.name, loaded.guild_id) == (server.pk, "Named here", server.guild_id)
+    assert loaded._state.adding is False and "team_id" in loaded.get_deferred_fields()

@@ -16,8 +16,8 @@ from django.db import connection, connections
 
 from memory import retrieval, server_indexes
 from memory.server_indexes import VECTORS, WORDS
-from memory.models import FactEmbedding
-from memory.services import server_wipe
+from memory.models import Fact, FactEmbedding
+from memory.services import fact_retract, server_wipe
 from memory.semantic import NEAREST_SQL, nearest_fact_ids, nearest_params, set_hnsw_search
 from memory.tasks import maintain_server_indexes
 from teams.admin import ServerAdmin
@@ -211,16 +211,24 @@ def test_a_small_server_s_nearest_facts_are_found_exactly_without_the_shared_gra
 
 
 def test_an_exact_search_whose_nearest_facts_are_retracted_still_finds_as_many_in_force(server, small_threshold):
-    """The exact search looks up only the nearest candidates (twice the limit) in memory_fact; when
-    retracted facts take their places it reads every vector again."""
-    from memory.services import fact_retract
+    """The exact search looks up only the nearest candidates (twice the limit) in memory_fact, in one
+    query; when retracted facts took their places it reads every vector again."""
+    from django.test.utils import CaptureQueriesContext
 
     vectors = give_vectors(server, 30, seed=10)
     query = vectors[0]
     order = exact_nearest(server.pk, query, 30)
-    from memory.models import Fact
 
-    for fact in Fact.objects.filter(pk__in=order[:25]):  # more than the 2 x 5 candidates
+    def nearest(limit: int) -> tuple[list[int], int]:
+        with CaptureQueriesContext(connection) as queries:
+            found = nearest_fact_ids(server.pk, MODEL, query, limit)
+        return found, sum("WITH mine AS MATERIALIZED" in q["sql"] for q in queries.captured_queries)
+
+    assert nearest(5) == (order[:5], 1)  # nothing retracted: one look at the candidates
+    for fact in Fact.objects.filter(pk__in=order[:9]):  # one in force among the 2 x 5 nearest
         fact_retract(fact=fact, reason="outdated")
-    assert nearest_fact_ids(server.pk, MODEL, query, 5) == order[25:30]
-    assert nearest_fact_ids(server.pk, MODEL, query, 10) == order[25:30]  # fewer in force than asked: all of them
+    assert nearest(5) == (order[9:14], 2)
+    for fact in Fact.objects.filter(pk__in=order[9:25]):  # none in force among the 10 nearest
+        fact_retract(fact=fact, reason="outdated")
+    assert nearest(5) == (order[25:30], 2)
+    assert nearest(10) == (order[25:30], 2)  # fewer in force than asked: all of them
