@@ -115,10 +115,6 @@ def context_choice(server: Server, ai_settings: AISettings, message: str) -> Con
     return strategy(server, ai_settings, message)
 
 
-def context_facts(server: Server, ai_settings: AISettings, message: str) -> list[Fact]:
-    return context_choice(server, ai_settings, message).facts
-
-
 def _words(text: str) -> list[str]:
     return re.findall(r"\w+", text.lower(), flags=re.UNICODE)[:MAX_QUERY_WORDS]
 

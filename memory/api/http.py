@@ -59,10 +59,10 @@ def authenticate_bot(request: HttpRequest) -> BotToken:
 def authenticate_bot_for_guild(request: HttpRequest, guild_id: str) -> tuple[BotToken, Server | None]:
     """The token, as authenticate_bot checks it, and the server of this guild when the token's team has
     it (None otherwise): read together, because the calls that name a guild are the bot's busiest."""
-    token_hash = _bearer_token_hash(request)
-    if not re.fullmatch(SNOWFLAKE_REGEX, guild_id):
-        return _accepted(bot_token_active_by_hash(token_hash)), None
-    bot_token, server = bot_token_and_server(token_hash, guild_id)
+    # Only a snowflake can name a server (a database constraint); anything else, NUL bytes included,
+    # is not sent to PostgreSQL and finds no server.
+    looked_up = guild_id if re.fullmatch(SNOWFLAKE_REGEX, guild_id) else ""
+    bot_token, server = bot_token_and_server(_bearer_token_hash(request), looked_up)
     return _accepted(bot_token), server
 
 

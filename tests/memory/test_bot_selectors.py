@@ -6,7 +6,7 @@ import pytest
 
 from memory.exchanges import IncomingMessage, exchange_open
 from memory.models import AISettings, Exchange, Fact, MemoryType
-from memory.retrieval import context_facts
+from memory.retrieval import context_choice
 from memory.selectors import ai_settings_for_server, bot_token_and_server, exchange_for_bot, summary_text
 from memory.services import FactAuthor, summary_set
 from teams.models import BotToken, Server
@@ -81,7 +81,7 @@ def test_ranked_context_facts_built_from_the_rankings_rows_match_the_orm(server)
     make_fact(server, key="server_theme", content="Retro gaming.")
     ai_settings = ai_settings_for_server(server)
     ai_settings.memory_type = MemoryType.RANKED
-    facts = context_facts(server, ai_settings, "Paul's birthday")
+    facts = context_choice(server, ai_settings, "Paul's birthday").facts
     shown = ["id", "server_id", "number", "key", "content", "scope", "member_id", "confidence", "changed_at"]
     assert [{name: getattr(fact, name) for name in shown} for fact in facts] == [
         {name: getattr(expected, name) for name in shown} for expected in

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from memory.models import Fact, MemoryType
 from memory.ranking import RELEVANCE_DEPTH, Weights, relevance_by_position
-from memory.retrieval import context_facts, search_word_ids
+from memory.retrieval import context_choice, search_word_ids
 from memory.selectors import ai_settings_for_server
 from memory.services import fact_retract
 from tests.api.helpers import configure
@@ -36,7 +36,7 @@ def ranked_memory(server):
 
 
 def context_for(server, message: str) -> list[Fact]:
-    return context_facts(server, ai_settings_for_server(server), message)
+    return context_choice(server, ai_settings_for_server(server), message).facts
 
 
 def test_with_nothing_relevant_the_newest_facts_win(server, ranked_memory):
