@@ -11,11 +11,11 @@ from django.utils import timezone
 from guardian.shortcuts import assign_perm
 
 from memory.models import MemoryType, ModelPurpose
-from memory.services import FactAuthor, memory_type_set, model_endpoint_set
+from memory.services import FactAuthor, memory_type_set
 from teams.services import bot_token_issue, configure_grant, membership_add
 
 from .factories import UserFactory, make_fact, make_server, make_team
-from .model_server import FakeModelServer
+from .model_server import played_model
 
 
 @pytest.fixture
@@ -129,8 +129,6 @@ def planted(consolidated, owner):
 
 @pytest.fixture
 def consolidation_model(consolidated, owner):
-    fake = FakeModelServer().start()
-    model_endpoint_set(server=consolidated, actor=owner, purpose=ModelPurpose.CONSOLIDATION, base_url=fake.base_url,
-                       model_name="fake-consolidation", api_key="sk-consolidation-0123456789")
-    yield fake
-    fake.stop()
+    with played_model(consolidated, owner, ModelPurpose.CONSOLIDATION, model_name="fake-consolidation",
+                      api_key="sk-consolidation-0123456789") as fake:
+        yield fake

@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -138,3 +140,18 @@ class FakeModelServer:
     def stop(self) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+@contextmanager
+def played_model(server, owner, purpose: str, *, model_name: str, api_key: str) -> Iterator[FakeModelServer]:
+    """A FakeModelServer set as the server's model for `purpose` the way staff set one (model_endpoint_set),
+    stopped afterwards."""
+    from memory.services import model_endpoint_set
+
+    fake = FakeModelServer().start()
+    try:
+        model_endpoint_set(server=server, actor=owner, purpose=purpose, base_url=fake.base_url,
+                           model_name=model_name, api_key=api_key)
+        yield fake
+    finally:
+        fake.stop()

@@ -10,8 +10,8 @@ import pytest
 
 from memory.exchanges import IncomingMessage
 from memory.models import Fact, ModelPurpose
-from memory.services import ChannelRule, ai_settings_update, memory_type_set, model_endpoint_set
-from tests.model_server import FakeModelServer
+from memory.services import ChannelRule, ai_settings_update, memory_type_set
+from tests.model_server import played_model
 
 MODEL_API_KEY = "sk-reply-test-0123456789abcdef"
 MODEL_NAME = "fake-reply-model"
@@ -24,11 +24,8 @@ PAUL = "222000000000000222"
 @pytest.fixture
 def model_server(server, owner):
     """A FakeModelServer answering as the reply model of `server`, with an API key."""
-    fake = FakeModelServer().start()
-    model_endpoint_set(server=server, actor=owner, purpose=ModelPurpose.REPLY, base_url=fake.base_url,
-                       model_name=MODEL_NAME, api_key=MODEL_API_KEY)
-    yield fake
-    fake.stop()
+    with played_model(server, owner, ModelPurpose.REPLY, model_name=MODEL_NAME, api_key=MODEL_API_KEY) as fake:
+        yield fake
 
 
 @pytest.fixture
@@ -53,6 +50,14 @@ def set_channel_rules(server, actor, *, read=None, write=None, include_threads: 
         write=ChannelRule(all_channels=write is None, channel_ids=tuple(write or ())),
         include_threads=include_threads,
     )
+
+
+def use_endpoint_embeddings(server, actor) -> None:
+    """Embeddings from the server's embedding endpoint instead of the built-in model; every channel open."""
+    ai_settings_update(server=server, actor=actor, max_injected_items=server.ai_settings.max_injected_items,
+                       weight_recency=1, weight_importance=1, weight_relevance=1,
+                       read=ChannelRule(True, ()), write=ChannelRule(True, ()), include_threads=False,
+                       embedding_provider="endpoint")
 
 
 def paul_says(content: str = "Hello bot", *, channel_id: str = CHANNEL, thread_parent_id: str = "") -> IncomingMessage:

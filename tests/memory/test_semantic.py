@@ -12,10 +12,10 @@ from memory.embeddings import LOCAL_MODEL_NAME, LocalProvider
 from memory.exchanges import IncomingMessage, exchange_open, exchange_search
 from memory.models import EmbeddingRound, EmbeddingRoundStatus, FactEmbedding, MemoryType, ModelPurpose
 from memory.retrieval import search_words
-from memory.services import ai_settings_update, fact_update, memory_type_set, model_endpoint_set
-from memory.services import ChannelRule
+from memory.services import fact_update, memory_type_set, model_endpoint_set
 from tests.factories import make_fact
-from tests.model_server import FakeModelServer, Status
+from tests.memory.conftest import use_endpoint_embeddings
+from tests.model_server import Status, played_model
 
 pytestmark = pytest.mark.django_db
 CHANNEL, MEMBER = "300000000000000001", "200000000000000001"
@@ -30,19 +30,9 @@ FACTS = [
 
 @pytest.fixture
 def embedding_server(server, owner):
-    fake = FakeModelServer().start()
-    model_endpoint_set(server=server, actor=owner, purpose=ModelPurpose.EMBEDDING, base_url=fake.base_url,
-                       model_name="fake-e5", api_key="sk-embed-0123456789abcdef")
-    yield fake
-    fake.stop()
-
-
-def use_endpoint(server, owner) -> None:
-    settings = server.ai_settings
-    ai_settings_update(server=server, actor=owner, max_injected_items=settings.max_injected_items,
-                       weight_recency=1, weight_importance=1, weight_relevance=1,
-                       read=ChannelRule(True, ()), write=ChannelRule(True, ()), include_threads=False,
-                       embedding_provider="endpoint")
+    with played_model(server, owner, ModelPurpose.EMBEDDING, model_name="fake-e5",
+                      api_key="sk-embed-0123456789abcdef") as fake:
+        yield fake
 
 
 @pytest.fixture
@@ -52,7 +42,7 @@ def semantic_server(server, owner, embedding_server, django_capture_on_commit_ca
         make_fact(server, key=key, content=content)
     with django_capture_on_commit_callbacks(execute=True):
         memory_type_set(server=server, actor=owner, memory_type=MemoryType.ARCHIVE)
-        use_endpoint(server, owner)
+        use_endpoint_embeddings(server, owner)
         memory_type_set(server=server, actor=owner, memory_type=MemoryType.SEMANTIC)
     return server
 
@@ -168,7 +158,7 @@ def test_the_catch_up_round_resumes_where_a_killed_worker_stopped(server, owner,
     monkeypatch.setattr(semantic, "EMBED_BATCH", 2)
     for key, content in FACTS:
         make_fact(server, key=key, content=content)
-    use_endpoint(server, owner)
+    use_endpoint_embeddings(server, owner)
     memory_type_set(server=server, actor=owner, memory_type=MemoryType.SEMANTIC)  # on_commit not run: queued
     catchup = EmbeddingRound.objects.get(server=server)
     semantic.catchup_run(catchup.pk, batches=1)  # the worker dies after one batch
@@ -208,7 +198,7 @@ def test_the_progress_bar_follows_the_catch_up_round_and_the_dry_run_counts_call
     for key, content in FACTS:
         make_fact(server, key=key, content=content)
     make_fact(server, key="lang", content="Server language: French")
-    use_endpoint(server, owner)
+    use_endpoint_embeddings(server, owner)
     client = logged_in_client(member)
     dry_run = client.get(reverse("memory:semantic-dry-run", args=[server.guild_id]), headers={"HX-Request": "true"})
     assert "would embed 6 facts in 1 calls" in dry_run.content.decode()

@@ -7,10 +7,9 @@ from django.urls import reverse
 
 from memory.exchanges import IncomingMessage, Remember, exchange_apply_actions, exchange_open
 from memory.models import Exchange, Fact, ModelPurpose
-from memory.services import model_endpoint_set
 from tests.conftest import logged_in_client
 from tests.factories import make_fact
-from tests.model_server import FakeModelServer, answer, tool_call
+from tests.model_server import answer, played_model, tool_call
 
 PAUL = "200000000000000011"
 
@@ -26,11 +25,9 @@ def exchange(server):
 
 @pytest.fixture
 def fake_model(server, owner):
-    model = FakeModelServer().start()
-    model_endpoint_set(server=server, actor=owner, purpose=ModelPurpose.REPLY, base_url=model.base_url,
-                       model_name="fake", api_key="sk-test-0123456789abcdef")
-    yield model
-    model.stop()
+    with played_model(server, owner, ModelPurpose.REPLY, model_name="fake",
+                      api_key="sk-test-0123456789abcdef") as model:
+        yield model
 
 
 def test_the_log_shows_message_injected_numbers_and_actions_to_a_viewer(member, server, exchange):

@@ -36,9 +36,10 @@ from consolidation.rounds import round_queue, sweep_rounds
 from memory import semantic
 from memory.embeddings import fact_text
 from memory.models import EmbeddingRound, EmbeddingRoundStatus, Exchange, Fact, FactEmbedding, MemoryType, ModelPurpose
-from memory.services import ChannelRule, ai_settings_update, memory_type_set, model_endpoint_set
+from memory.services import memory_type_set
 from tests.factories import make_fact
-from tests.model_server import FakeModelServer, Slow, answer, tool_call
+from tests.memory.conftest import use_endpoint_embeddings
+from tests.model_server import Slow, answer, played_model, tool_call
 
 pytestmark = pytest.mark.django_db(transaction=True)
 BASE_DIR = Path(__file__).resolve().parents[2]
@@ -128,16 +129,10 @@ def worker(redis_url: str, log: Path) -> Iterator[Worker]:
 @pytest.fixture
 def embedding_model(server, owner):
     """The endpoint embedding provider, played by the fake server (real vectors)."""
-    fake = FakeModelServer().start()
-    model_endpoint_set(server=server, actor=owner, purpose=ModelPurpose.EMBEDDING, base_url=fake.base_url,
-                       model_name="fake-e5", api_key="sk-embed-0123456789abcdef")
-    current = server.ai_settings
-    ai_settings_update(server=server, actor=owner, max_injected_items=current.max_injected_items,
-                       weight_recency=1, weight_importance=1, weight_relevance=1,
-                       read=ChannelRule(True, ()), write=ChannelRule(True, ()), include_threads=False,
-                       embedding_provider="endpoint")
-    yield fake
-    fake.stop()
+    with played_model(server, owner, ModelPurpose.EMBEDDING, model_name="fake-e5",
+                      api_key="sk-embed-0123456789abcdef") as fake:
+        use_endpoint_embeddings(server, owner)
+        yield fake
 
 
 def texts_of(facts) -> list[str]:
@@ -260,10 +255,7 @@ def test_postgres_really_restarted_mid_request_gives_a_clean_503_and_no_partial_
         server, owner, bot_token, embedded_postgres_dir):
     from tests.memory.conftest import MODEL_API_KEY, reply_body, reply_url
 
-    fake = FakeModelServer().start()
-    try:
-        model_endpoint_set(server=server, actor=owner, purpose=ModelPurpose.REPLY, base_url=fake.base_url,
-                           model_name="fake-reply", api_key=MODEL_API_KEY)
+    with played_model(server, owner, ModelPurpose.REPLY, model_name="fake-reply", api_key=MODEL_API_KEY) as fake:
         # The model thinks for 4 s, then asks to remember a fact: the write comes after the restart.
         fake.script = [Slow(4, answer("Noted.", [tool_call("remember", key="raid_day", content="Raids are on Friday.",
                                                           importance=0.5)]))]
@@ -296,5 +288,3 @@ def test_postgres_really_restarted_mid_request_gives_a_clean_503_and_no_partial_
         after = bot.post(f"/api/v1/servers/{server.guild_id}/context", content_type="application/json", data={
             "channel_id": "111", "author_id": "222", "author_name": "Paul", "content": "hello again"})
         assert after.status_code == 200  # back to work without a restart of the app
-    finally:
-        fake.stop()
