@@ -115,6 +115,8 @@ LOREKEEPER_MODEL_TIMEOUT_S = float(os.environ.get("LOREKEEPER_MODEL_TIMEOUT_S", 
 
 def database_config(url: str) -> dict:
     config = dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
+    # Django's backend with a cheaper health check and timestamp loading (config/postgresql/base.py).
+    config["ENGINE"] = "config.postgresql"
     config.setdefault("OPTIONS", {})
     return config
 

@@ -1,0 +1,1 @@
+"""Django's PostgreSQL backend with two changes for the bot's hot path (see base.py)."""
