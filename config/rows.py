@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from functools import cached_property
 
+from django.contrib.postgres.fields import ArrayField
 from django.db import connection
-from django.db.models import Field, Model
+from django.db.models import (CharField, DateTimeField, Field, FloatField, ForeignKey, IntegerField, Model,
+                              TextField)
 from django.db.models.base import ModelState
 from django.db.models.signals import post_init, pre_init
 
@@ -63,11 +66,30 @@ class Columns:
         ]
         return loaded_instance(self.model, self.attnames, converted)
 
+    @cached_property
+    def json_array_sql(self) -> str:
+        """The listed columns of one row as a JSON array, for rows read inside another query's row."""
+        return f"json_build_array({self.sql})"
+
+    @cached_property
+    def _json_converters(self) -> tuple:
+        return tuple(_from_json_converter(field) for field in self.fields)
+
+    def instances_from_json(self, arrays: Sequence[Sequence]) -> list[Model]:
+        """Instances from rows read as `json_array_sql` (psycopg hands JSON over already parsed)."""
+        return [
+            loaded_instance(self.model, self.attnames, [
+                convert(value) if convert is not None and value is not None else value
+                for convert, value in zip(self._json_converters, array, strict=True)
+            ])
+            for array in arrays
+        ]
+
     def insert(self, instance: Model) -> None:
         """INSERT the listed fields of a new instance (list them all, primary key included: it must be
         set or have a Python default) the way save() would convert them, without save()'s query
         building. Sends no signals: use it only for models nothing listens to."""
-        values = [field.get_db_prep_save(field.pre_save(instance, True), connection) for field in self.fields]
+        values = [_db_value(field, field.pre_save(instance, True)) for field in self.fields]
         table = self.model._meta.db_table
         column_names = ", ".join(f'"{field.column}"' for field in self.fields)
         placeholders = ", ".join(["%s"] * len(self.fields))
@@ -75,6 +97,34 @@ class Columns:
             cursor.execute(f'INSERT INTO "{table}" ({column_names}) VALUES ({placeholders})', values)
         instance._state.adding = False
         instance._state.db = connection.alias
+
+
+def _from_json_converter(field: Field):
+    """How a value of this field comes back from PostgreSQL's JSON as the ORM would load it: timestamps are
+    ISO text, a float that happens to be whole is a JSON integer. Other kinds are refused rather than
+    loaded wrong."""
+    if isinstance(field, DateTimeField):
+        return datetime.fromisoformat
+    if isinstance(field, FloatField):
+        return float
+    plain_kinds = (IntegerField, CharField, TextField, ForeignKey)
+    if isinstance(field, plain_kinds) and not getattr(field, "from_db_value", None):
+        return None
+    raise TypeError(f"{field} cannot be loaded from JSON by config.rows.")
+
+
+def _db_value(field: Field, value):
+    """field.get_db_prep_save(value), except that a list of integers for an integer array goes as it is:
+    Django converts each item through the array's base field (155 µs for the 20 numbers an exchange
+    shows, against 5 for the rest of its columns), and a Python int needs no converting."""
+    if (
+        type(value) is list
+        and isinstance(field, ArrayField)
+        and isinstance(field.base_field, IntegerField)
+        and all(type(item) is int for item in value)
+    ):
+        return value
+    return field.get_db_prep_save(value, connection)
 
 
 def columns(model: type[Model], alias: str, attnames: Iterable[str] | None = None) -> Columns:

@@ -18,6 +18,7 @@ from config.rows import columns
 from teams.models import BotToken, Server
 from teams.selectors import ACTIVE_TOKEN_COLUMNS
 
+from .retrieval import NEWEST_IN_FORCE_JSON_SQL, newest_facts_from_json
 from .models import PREFIX_CONFIG, AISettings, Channel, Exchange, Fact, ModelEndpoint, Summary
 
 
@@ -62,28 +63,44 @@ def _server_from_row(row: Sequence) -> Server:
     return server
 
 
-_TOKEN_AND_SERVER_SQL = f"""
-    SELECT {ACTIVE_TOKEN_COLUMNS.sql}, s."id" IS NOT NULL, {_SERVER_SELECT}
+_TOKEN_AND_SERVER_SQL = """
+    SELECT {token}, s."id" IS NOT NULL, {server}{newest_facts}
     FROM teams_bottoken t
     LEFT JOIN teams_server s ON s.team_id = t.team_id AND s.guild_id = %s
     LEFT JOIN memory_aisettings a ON a.server_id = s.id
     WHERE t.token_hash = %s AND t.revoked_at IS NULL
 """
+_TOKEN_AND_SERVER_SQL_BY_FACTS = {
+    with_facts: _TOKEN_AND_SERVER_SQL.format(token=ACTIVE_TOKEN_COLUMNS.sql, server=_SERVER_SELECT,
+                                             newest_facts=f", {NEWEST_IN_FORCE_JSON_SQL}" if with_facts else "")
+    for with_facts in (False, True)
+}
 
 
-def bot_token_and_server(token_hash: str, guild_id: str) -> tuple[BotToken | None, Server | None]:
+def bot_token_and_server(token_hash: str, guild_id: str, *, with_newest_facts: bool = False
+                         ) -> tuple[BotToken | None, Server | None]:
     """The active token with this hash and, when its team has it, the server of this guild with its AI
     settings and current summary: (None, None) for an unknown or revoked token, (token, None) for a
     guild the token's team does not have (another team's and no server alike). Every call that names
-    a guild needs all of it: one round trip. Hand-written SQL (config/rows.py says why)."""
+    a guild needs all of it: one round trip. Hand-written SQL (config/rows.py says why).
+
+    with_newest_facts (the context call): for the types that show the newest changes, those facts too,
+    in server.newest_facts_in_force, where memory.retrieval takes them instead of asking again."""
     with connection.cursor() as cursor:
-        cursor.execute(_TOKEN_AND_SERVER_SQL, [guild_id, token_hash])
+        cursor.execute(_TOKEN_AND_SERVER_SQL_BY_FACTS[with_newest_facts], [guild_id, token_hash])
         row = cursor.fetchone()
     if row is None:
         return None, None
     token_end = len(ACTIVE_TOKEN_COLUMNS)
     token = ACTIVE_TOKEN_COLUMNS.instance(row[:token_end])
-    return token, _server_from_row(row[token_end + 1 :]) if row[token_end] else None
+    if not row[token_end]:
+        return token, None
+    if not with_newest_facts:
+        return token, _server_from_row(row[token_end + 1 :])
+    server = _server_from_row(row[token_end + 1 : -1])
+    if row[-1] is not None:
+        server.newest_facts_in_force = newest_facts_from_json(row[-1])
+    return token, server
 
 
 _EXCHANGE_COLUMNS = columns(Exchange, "e")

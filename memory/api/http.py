@@ -56,13 +56,16 @@ def authenticate_bot(request: HttpRequest) -> BotToken:
     return _accepted(bot_token_active_by_hash(_bearer_token_hash(request)))
 
 
-def authenticate_bot_for_guild(request: HttpRequest, guild_id: str) -> tuple[BotToken, Server | None]:
+def authenticate_bot_for_guild(request: HttpRequest, guild_id: str, *, with_newest_facts: bool = False
+                               ) -> tuple[BotToken, Server | None]:
     """The token, as authenticate_bot checks it, and the server of this guild when the token's team has
-    it (None otherwise): read together, because the calls that name a guild are the bot's busiest."""
+    it (None otherwise): read together, because the calls that name a guild are the bot's busiest
+    (with_newest_facts: memory.selectors.bot_token_and_server)."""
     # Only a snowflake can name a server (a database constraint); anything else, NUL bytes included,
     # is not sent to PostgreSQL and finds no server.
     looked_up = guild_id if re.fullmatch(SNOWFLAKE_REGEX, guild_id) else ""
-    bot_token, server = bot_token_and_server(_bearer_token_hash(request), looked_up)
+    bot_token, server = bot_token_and_server(_bearer_token_hash(request), looked_up,
+                                             with_newest_facts=with_newest_facts)
     return _accepted(bot_token), server
 
 
@@ -122,12 +125,14 @@ def public_api(view: Callable) -> Callable:
     return wrapper
 
 
-def bot_api(methods: list[str], *, finds_server: bool = False) -> Callable:
+def bot_api(methods: list[str], *, finds_server: bool = False, opens_exchange: bool = False) -> Callable:
     """Wrap an API view: allowed methods, body size limit, token authentication, JSON errors.
 
     The view receives (request, bot_token, **url_kwargs) and returns a JsonResponse or raises ApiError.
     With finds_server, the address's guild_id becomes the server: the view receives (request,
     bot_token, server, **other_url_kwargs), and a guild the token's team does not have is a 404.
+    With opens_exchange (the context call), the server comes with the facts its context will show when
+    its type shows the newest changes (read in the same query).
     """
 
     def decorator(view: Callable) -> Callable:
@@ -145,7 +150,7 @@ def bot_api(methods: list[str], *, finds_server: bool = False) -> Callable:
                     throttle(bot_token)
                     return view(request, bot_token, **kwargs)
                 guild_id = kwargs.pop("guild_id")
-                bot_token, server = authenticate_bot_for_guild(request, guild_id)
+                bot_token, server = authenticate_bot_for_guild(request, guild_id, with_newest_facts=opens_exchange)
                 throttle(bot_token)
                 if server is None:
                     raise ApiError(404, f"No server with guild id {guild_id} is reachable with this token.")

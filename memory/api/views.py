@@ -34,7 +34,7 @@ def server_detail(request: HttpRequest, bot_token: BotToken, server: Server) -> 
                          "memory_type": ai_settings_for_server(server).memory_type})
 
 
-@bot_api(methods=["POST"], finds_server=True)
+@bot_api(methods=["POST"], finds_server=True, opens_exchange=True)
 def context(request: HttpRequest, bot_token: BotToken, server: Server) -> JsonResponse:
     message = parse_message(json_body(request))
     opened = exchange_open(server=server, message=message, source="api")
