@@ -7,6 +7,8 @@ a selector write the SQL itself and still hand back ordinary model instances.
 
 from __future__ import annotations
 
+import json
+import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -14,8 +16,8 @@ from functools import cached_property
 
 from django.contrib.postgres.fields import ArrayField
 from django.db import connection
-from django.db.models import (CharField, DateTimeField, Field, FloatField, ForeignKey, IntegerField, Model,
-                              TextField)
+from django.db.models import (CharField, DateTimeField, Field, FloatField, ForeignKey, IntegerField, JSONField,
+                              Model, TextField, UUIDField)
 from django.db.models.base import ModelState
 from django.db.models.signals import post_init, pre_init
 
@@ -114,16 +116,23 @@ def _from_json_converter(field: Field):
 
 
 def _db_value(field: Field, value):
-    """field.get_db_prep_save(value), except that a list of integers for an integer array goes as it is:
-    Django converts each item through the array's base field (155 µs for the 20 numbers an exchange
-    shows, against 5 for the rest of its columns), and a Python int needs no converting."""
+    """field.get_db_prep_save(value) for an INSERT, with three kinds sent as PostgreSQL's text input
+    instead, which the column parses on the way in: psycopg dumps a UUID, a list and a JSON value in
+    Python, and Django converts each item of an array through its base field (an exchange's 20 shown
+    numbers cost 155 µs that way). An exchange INSERT's parameters: about 100 µs less per call."""
+    if value is None:
+        return field.get_db_prep_save(value, connection)
+    if isinstance(field, UUIDField) and isinstance(value, uuid.UUID):
+        return str(value)
     if (
-        type(value) is list
-        and isinstance(field, ArrayField)
+        isinstance(field, ArrayField)
         and isinstance(field.base_field, IntegerField)
+        and type(value) is list
         and all(type(item) is int for item in value)
     ):
-        return value
+        return "{" + ",".join(map(str, value)) + "}"
+    if isinstance(field, JSONField):
+        return json.dumps(value, cls=field.encoder)
     return field.get_db_prep_save(value, connection)
 
 

@@ -124,50 +124,24 @@ def test_the_exchange_insert_stores_what_the_orms_create_would(server):
     assert {name: getattr(inserted, name) for name in names} == {name: getattr(created, name) for name in names}
 
 
-def test_integer_lists_skip_djangos_per_item_conversion_only_when_every_item_is_an_int():
+def test_insert_values_go_as_postgresqls_text_input_only_where_that_is_exact():
     from config.rows import _db_value
 
-    shown_numbers = Exchange._meta.get_field("shown_numbers")
-    numbers = [3, 1, 2]
-    assert _db_value(shown_numbers, numbers) is numbers
+    shown_numbers, actions = Exchange._meta.get_field("shown_numbers"), Exchange._meta.get_field("actions")
+    assert _db_value(shown_numbers, [3, 1, 2]) == "{3,1,2}"
+    assert _db_value(shown_numbers, []) == "{}"
     assert _db_value(shown_numbers, [3, "1"]) == [3, 1]  # anything else is converted the way save() does
+    assert _db_value(actions, [{"op": "remember", "content": "\u00e9 'quoted' \\"}]) == \
+        '[{"op": "remember", "content": "\\u00e9 \'quoted\' \\\\"}]'
 
 
-def _context_values(facts):
-    from memory.retrieval import CONTEXT_FIELDS
+def test_an_exchange_with_actions_and_odd_text_inserts_exactly(server):
+    """JSON with quotes, backslashes and non-ASCII text, and numbers, arrive as save() would store them."""
+    from memory.exchanges import _EXCHANGE_INSERT
 
-    return [[(name, getattr(fact, name), type(getattr(fact, name))) for name in CONTEXT_FIELDS] for fact in facts]
-
-
-@pytest.mark.parametrize("memory_type", [MemoryType.CLASSIC, MemoryType.LEDGER, MemoryType.ARCHIVE])
-def test_the_context_calls_lookup_reads_the_newest_facts_exactly_as_the_separate_query(server, bot_token, memory_type):
-    from memory.retrieval import _most_recently_changed
-
-    ai_settings_for_server(server)
-    AISettings.objects.filter(server=server).update(memory_type=memory_type, max_injected_items=4)
-    facts = [make_fact(server, key=f"fact_{n}", content=f"Fact <{n}> \"quoted\" ünïcode.") for n in range(6)]
-    Fact.objects.filter(pk=facts[1].pk).update(confidence=0.75, member_id="200000000000000001", scope="member")
-    Fact.objects.filter(pk=facts[2].pk).update(confidence=1.0)  # a whole float comes back a float
-    Fact.objects.filter(pk=facts[5].pk).update(retracted_at=facts[5].changed_at)
-
-    _, plain = bot_token_and_server(bot_token_hash(bot_token), server.guild_id)
-    _, with_facts = bot_token_and_server(bot_token_hash(bot_token), server.guild_id, with_newest_facts=True)
-    expected = _most_recently_changed(plain, plain.ai_settings, "hello").facts
-    assert [fact.number for fact in expected] == [facts[4].number, facts[3].number, facts[2].number,
-                                                  facts[1].number]
-    assert _context_values(with_facts.newest_facts_in_force) == _context_values(expected)
-    assert context_choice(with_facts, with_facts.ai_settings, "hello").facts == with_facts.newest_facts_in_force
-    assert "newest_facts_in_force" not in plain.__dict__
-
-
-def test_other_types_and_servers_without_settings_read_their_context_on_their_own(server, bot_token):
-    make_fact(server)
-    AISettings.objects.filter(server=server).delete()
-    _, without_settings = bot_token_and_server(bot_token_hash(bot_token), server.guild_id, with_newest_facts=True)
-    assert "newest_facts_in_force" not in without_settings.__dict__
-    assert [fact.key for fact in context_choice(without_settings, ai_settings_for_server(without_settings),
-                                                "hello").facts] == ["server_theme"]  # settings created
-    AISettings.objects.filter(server=server).update(memory_type=MemoryType.RANKED)
-    _, ranked = bot_token_and_server(bot_token_hash(bot_token), server.guild_id, with_newest_facts=True)
-    assert "newest_facts_in_force" not in ranked.__dict__
-    assert [fact.key for fact in context_choice(ranked, ranked.ai_settings, "theme").facts] == ["server_theme"]
+    exchange = Exchange(server=server, channel_id="1", author_id="2", message="it's \\ ünï", memory_type="classic",
+                        shown_numbers=[5, 3], found_numbers=[], actions=[{"op": "x", "reason": "a \"b\" \\ 'c' é"}])
+    _EXCHANGE_INSERT.insert(exchange)
+    stored = Exchange.objects.get(pk=exchange.pk)
+    assert (stored.message, stored.shown_numbers, stored.found_numbers, stored.actions) == \
+        ("it's \\ ünï", [5, 3], [], [{"op": "x", "reason": "a \"b\" \\ 'c' é"}])
