@@ -15,7 +15,7 @@ from datetime import datetime
 from functools import cached_property
 
 from django.contrib.postgres.fields import ArrayField
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import (CharField, DateTimeField, Field, FloatField, ForeignKey, IntegerField, JSONField,
                               Model, TextField, UUIDField)
 from django.db.models.base import ModelState
@@ -30,12 +30,35 @@ def loaded_instance(model: type[Model], attnames: Sequence[str], values: Sequenc
     if pre_init.has_listeners(model) or post_init.has_listeners(model):
         by_name = dict(zip(attnames, values, strict=True))
         in_field_order = [field.attname for field in model._meta.concrete_fields if field.attname in by_name]
-        return model.from_db(connection.alias, in_field_order, [by_name[name] for name in in_field_order])
+        return model.from_db(DEFAULT_DB_ALIAS, in_field_order, [by_name[name] for name in in_field_order])
     loaded = model.__new__(model)
     loaded._state = state = ModelState()
-    state.adding, state.db = False, connection.alias
+    state.adding, state.db = False, DEFAULT_DB_ALIAS  # `connection` is the default database's
     loaded.__dict__.update(zip(attnames, values))
     return loaded
+
+
+def new_instance(model: type[Model], **values) -> Model:
+    """model(**values) for a new row on the bot's hot path, without Model.__init__'s per-field work: each
+    concrete field not given takes its default, a related object given by its field's name is kept as
+    the ORM keeps it. Models with init signals go through Model.__init__."""
+    if pre_init.has_listeners(model) or post_init.has_listeners(model):
+        return model(**values)
+    instance = model.__new__(model)
+    instance._state = ModelState()  # adding, no database yet: a new row
+    attributes = instance.__dict__
+    for field in model._meta.concrete_fields:
+        if field.is_relation and field.name in values:
+            related = values.pop(field.name)
+            attributes[field.attname] = None if related is None else getattr(related, field.target_field.attname)
+            instance._state.fields_cache[field.name] = related
+        elif field.attname in values:
+            attributes[field.attname] = values.pop(field.attname)
+        else:
+            attributes[field.attname] = field.get_default()
+    if values:
+        raise TypeError(f"{model.__name__} has no field {', '.join(values)}.")
+    return instance
 
 
 @dataclass(frozen=True)
@@ -62,8 +85,9 @@ class Columns:
         """An instance as the ORM would load it: values go through each field's from_db_value (JSON
         arrives as text), the state says 'from the database' (save() updates), unlisted fields are
         deferred and load on first access."""
+        database = connections[DEFAULT_DB_ALIAS]  # once: each use of the `connection` proxy costs a lookup
         converted = [
-            convert(value, None, connection) if convert is not None else value
+            convert(value, None, database) if convert is not None else value
             for convert, value in zip(self._converters, values, strict=True)
         ]
         return loaded_instance(self.model, self.attnames, converted)
@@ -91,14 +115,15 @@ class Columns:
         """INSERT the listed fields of a new instance (list them all, primary key included: it must be
         set or have a Python default) the way save() would convert them, without save()'s query
         building. Sends no signals: use it only for models nothing listens to."""
-        values = [_db_value(field, field.pre_save(instance, True)) for field in self.fields]
+        database = connections[DEFAULT_DB_ALIAS]
+        values = [_db_value(field, field.pre_save(instance, True), database) for field in self.fields]
         table = self.model._meta.db_table
         column_names = ", ".join(f'"{field.column}"' for field in self.fields)
         placeholders = ", ".join(["%s"] * len(self.fields))
         with connection.cursor() as cursor:
             cursor.execute(f'INSERT INTO "{table}" ({column_names}) VALUES ({placeholders})', values)
         instance._state.adding = False
-        instance._state.db = connection.alias
+        instance._state.db = DEFAULT_DB_ALIAS
 
 
 def _from_json_converter(field: Field):
@@ -115,13 +140,13 @@ def _from_json_converter(field: Field):
     raise TypeError(f"{field} cannot be loaded from JSON by config.rows.")
 
 
-def _db_value(field: Field, value):
+def _db_value(field: Field, value, database):
     """field.get_db_prep_save(value) for an INSERT, with three kinds sent as PostgreSQL's text input
     instead, which the column parses on the way in: psycopg dumps a UUID, a list and a JSON value in
     Python, and Django converts each item of an array through its base field (an exchange's 20 shown
     numbers cost 155 µs that way). An exchange INSERT's parameters: about 100 µs less per call."""
     if value is None:
-        return field.get_db_prep_save(value, connection)
+        return field.get_db_prep_save(value, database)
     if isinstance(field, UUIDField) and isinstance(value, uuid.UUID):
         return str(value)
     if (
@@ -133,7 +158,7 @@ def _db_value(field: Field, value):
         return "{" + ",".join(map(str, value)) + "}"
     if isinstance(field, JSONField):
         return json.dumps(value, cls=field.encoder)
-    return field.get_db_prep_save(value, connection)
+    return field.get_db_prep_save(value, database)
 
 
 def columns(model: type[Model], alias: str, attnames: Iterable[str] | None = None) -> Columns:

@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils import timezone
 
-from config.rows import columns
+from config.rows import columns, new_instance
 from teams.models import Server
 
 from .channels import channel_access
@@ -150,7 +150,8 @@ def exchange_open(*, server: Server, message: IncomingMessage, source: str = "ap
     chosen = context_choice(server, ai_settings, message.content) if access.read_allowed else ContextChoice([])
     facts = chosen.facts
     summary = summary_text(server) if access.read_allowed else ""
-    exchange = Exchange(
+    exchange = new_instance(  # Exchange(...) without Model.__init__'s per-field work (config/rows.py)
+        Exchange,
         server=server,
         source=source,
         channel_id=message.channel_id,

@@ -125,7 +125,12 @@ def test_the_exchange_insert_stores_what_the_orms_create_would(server):
 
 
 def test_insert_values_go_as_postgresqls_text_input_only_where_that_is_exact():
-    from config.rows import _db_value
+    from django.db import connection
+
+    from config.rows import _db_value as db_value
+
+    def _db_value(field, value):
+        return db_value(field, value, connection)
 
     shown_numbers, actions = Exchange._meta.get_field("shown_numbers"), Exchange._meta.get_field("actions")
     assert _db_value(shown_numbers, [3, 1, 2]) == "{3,1,2}"
@@ -145,3 +150,28 @@ def test_an_exchange_with_actions_and_odd_text_inserts_exactly(server):
     stored = Exchange.objects.get(pk=exchange.pk)
     assert (stored.message, stored.shown_numbers, stored.found_numbers, stored.actions) == \
         ("it's \\ ünï", [5, 3], [], [{"op": "x", "reason": "a \"b\" \\ 'c' é"}])
+
+
+def test_a_new_instance_is_what_the_models_constructor_gives(server):
+    from django.db.models.signals import post_init
+
+    from config.rows import new_instance
+
+    values = dict(channel_id="1", author_id="2", message="hello", memory_type="classic", shown_numbers=[4, 2])
+    built, constructed = new_instance(Exchange, server=server, **values), Exchange(server=server, **values)
+    names = [field.attname for field in Exchange._meta.concrete_fields if field.attname not in ("id", "created_at")]
+    assert {name: getattr(built, name) for name in names} == {name: getattr(constructed, name) for name in names}
+    assert built.server is server and built._state.adding and built.pk != constructed.pk
+    with pytest.raises(TypeError, match="no field colour"):
+        new_instance(Exchange, server=server, colour="red", **values)
+
+    seen = []
+
+    def listener(sender, instance, **kwargs):
+        seen.append(instance)
+
+    post_init.connect(listener, sender=Exchange)
+    try:  # a model something listens to is built by its constructor, so the listener runs
+        assert seen == [new_instance(Exchange, server=server, **values)]
+    finally:
+        post_init.disconnect(listener, sender=Exchange)
