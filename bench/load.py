@@ -117,8 +117,8 @@ def _rates(name: str, default: list[float]) -> list[float]:
     return [float(rate) for rate in given.split(",") if rate.strip()] or default
 
 
-CLASSIC_RATES = _rates("LOAD_CLASSIC_RATES", [25, 50, 100, 150, 200, 250, 300, 400, 500, 600])
-SEMANTIC_RATES = _rates("LOAD_SEMANTIC_RATES", [5, 10, 20, 30, 50, 75, 100, 150, 200, 300])
+CLASSIC_RATES = _rates("LOAD_CLASSIC_RATES", [25, 50, 100, 150, 175, 200, 250, 300, 400, 500, 600])
+SEMANTIC_RATES = _rates("LOAD_SEMANTIC_RATES", [5, 10, 20, 25, 30, 40, 50, 75, 100, 150, 200, 300])
 P95_LIMIT_MS = 100.0
 TARGETS = {"load.context.classic": 200, "load.context.semantic": 50}
 HTTP_TIMEOUT_S = 10.0
