@@ -95,6 +95,7 @@ from context import (
     _gunicorn_env,
     _load,
     _messages,
+    _spent,
     _stop,
     _wait_until_serving,
 )
@@ -367,10 +368,11 @@ def _local_ports(inodes: set[int], remote_port: int) -> set[int]:
 
 class GroupMeter(CpuMeter):
     """bench/context.py's CpuMeter, with the figures per group kept (bench here = the generator), and
-    PostgreSQL split in two: `postgres` counts only the backends serving gunicorn's connections (found
-    by matching the local ports of the workers' sockets with pg_stat_activity.client_port), and
-    `pg_other` everything else under the postmaster: background processes (WAL writer, checkpointer,
-    autovacuum, io workers) and other clients of the same server (other benches, other sessions)."""
+    PostgreSQL split in two: `postgres` counts the backends serving gunicorn's connections (found by
+    matching the local ports of the workers' sockets with pg_stat_activity.client_port) and the backends
+    that exited during the step (gunicorn closes a connection after CONN_MAX_AGE; an autovacuum worker
+    that finished is counted here too), and `pg_other` everything else under the postmaster: background
+    processes (WAL writer, checkpointer, io workers) and other clients (other benches, other sessions)."""
 
     def _gunicorn_backends(self) -> set[int]:
         from django.db import connection
@@ -401,8 +403,7 @@ class GroupMeter(CpuMeter):
         parts = {}
         for name, pids in after.items():
             earlier = self.before.get(name, {})
-            spent = sum(max(0.0, cpu - earlier.get(pid, 0.0)) for pid, cpu in pids.items())
-            parts[name] = spent * 1000 / max(1, requests)
+            parts[name] = _spent(earlier, pids) * 1000 / max(1, requests)
         return parts
 
 

@@ -18,8 +18,8 @@ from config.rows import columns
 from teams.models import BotToken, Server
 from teams.selectors import ACTIVE_TOKEN_COLUMNS
 
-from .retrieval import NEWEST_IN_FORCE_JSON_SQL, newest_facts_from_json
 from .models import PREFIX_CONFIG, AISettings, Channel, Exchange, Fact, ModelEndpoint, Summary
+from .retrieval import NEWEST_IN_FORCE_JSON_SQL, newest_facts_from_json
 
 
 def ai_settings_for_server(server: Server) -> AISettings:
