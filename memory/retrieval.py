@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -169,14 +170,12 @@ _RANKED_WINDOW_SQL = """
     ORDER BY ts_rank(search_vector, to_tsquery(%(config)s::regconfig, %(query)s)) DESC, changed_at DESC, id DESC
     LIMIT %(limit)s
 """
-# Whether the server has more than %(walk)s facts in force (any order: the narrowest index answers).
+# Whether the server has more than %(walk)s facts in force (any order: the narrowest index answers; at
+# most FIRST_WALK entries read, a fraction of a millisecond at any size).
 _MORE_THAN_WALK_SQL = """
     SELECT EXISTS (SELECT 1 FROM memory_fact WHERE server_id = %(server)s AND retracted_at IS NULL
                    OFFSET %(walk)s LIMIT 1)
 """
-# Numbers handed out beyond this many walks' worth: the server surely holds more facts than one walk,
-# so counting them is skipped.
-SURELY_LARGER = 20
 # MATERIALIZED keeps the planner from walking the sort index (it would, hoping the LIMIT stops it
 # early, and read a million entries when the word is rare): this path is only taken for few matches.
 _RANKED_GIN_SQL = """
@@ -204,22 +203,36 @@ def numbers_handed_out(cursor, server_id: int) -> int:
     return row[0] if row else 0
 
 
+class _ServerSize:
+    """What a search learns of the server's size when a walk fell short, each read at most once (the
+    search's second pass asks the same)."""
+
+    def __init__(self, cursor, server_id: int) -> None:
+        self.cursor, self.server_id = cursor, server_id
+
+    @functools.cached_property
+    def numbers_handed_out(self) -> int:
+        return numbers_handed_out(self.cursor, self.server_id)
+
+    @functools.cached_property
+    def more_than_first_walk(self) -> bool:
+        """Numbers handed out overstate the facts in force once some are deleted (a wiped server may have
+        handed out a million and hold a thousand): whether the first walk saw them all, from the index."""
+        self.cursor.execute(_MORE_THAN_WALK_SQL, {"server": self.server_id, "walk": FIRST_WALK})
+        return self.cursor.fetchone()[0]
+
+
 def _best_of_newest_matches(cursor, server_id: int, tsquery: str, exclude_ids: list[int], limit: int,
-                            config: str = SEARCH_CONFIG) -> list[int]:
+                            size: _ServerSize, config: str = SEARCH_CONFIG) -> list[int]:
     """Ids of the `limit` best-ranked among the newest RANK_CANDIDATES matches of `tsquery`."""
     params = {"server": server_id, "config": config, "query": tsquery, "exclude": exclude_ids,
               "candidates": RANK_CANDIDATES, "limit": limit, "walk": FIRST_WALK}
     ids, matches = _ranked(cursor, _RANKED_WINDOW_SQL, params)
     if matches >= SEARCH_RESULT_LIMIT:
         return ids  # enough candidates to rank: the common case costs one query
-    facts_ever = numbers_handed_out(cursor, server_id)
-    if facts_ever <= FIRST_WALK:
-        return ids  # the walk saw every fact of the server
-    if facts_ever <= SURELY_LARGER * FIRST_WALK:
-        # Numbers handed out overstate the facts in force once some are deleted: maybe it saw them all too.
-        cursor.execute(_MORE_THAN_WALK_SQL, params)
-        if not cursor.fetchone()[0]:
-            return ids
+    facts_ever = size.numbers_handed_out
+    if facts_ever <= FIRST_WALK or not size.more_than_first_walk:
+        return ids  # the walk saw every fact of the server: the GIN index would find nothing more
     share = max(matches, 0.5) / FIRST_WALK  # estimated matches per fact; 0.5 when none were seen
     walk_needed = int(1.5 * SEARCH_RESULT_LIMIT / share)
     # All of several words costs the GIN index more: it intersects each word's list of facts.
@@ -255,12 +268,13 @@ def search_word_ids(server_id: int, query: str, limit: int = SEARCH_RESULT_LIMIT
     if not words:
         return []
     with connection.cursor() as cursor:
-        found_ids = _best_of_newest_matches(cursor, server_id, " & ".join(words), [], limit)
+        size = _ServerSize(cursor, server_id)
+        found_ids = _best_of_newest_matches(cursor, server_id, " & ".join(words), [], limit, size)
         if len(found_ids) < limit and len(words) >= 3:
             lexemes = _lexemes(cursor, " ".join(words))[:MAX_QUERY_WORDS]
             if len(lexemes) >= 3:
                 found_ids += _best_of_newest_matches(cursor, server_id, _all_but_one(lexemes), found_ids,
-                                                     limit - len(found_ids), config="simple")
+                                                     limit - len(found_ids), size, config="simple")
     return found_ids
 
 

@@ -305,53 +305,66 @@ def set_hnsw_search(cursor) -> None:
     cursor.execute("SET LOCAL hnsw.ef_search = %s", [HNSW_EF_SEARCH])
 
 
-# A server below the size at which it gets a graph of its own (memory/server_indexes.py) is searched
-# exactly: its vectors, read through the (server, model) index, every distance computed. The shared graph
-# filtered to a small server mostly walks other servers' vectors — each result costs a thousand skipped
-# candidates beside a million-vector server, and the iterative scan may stop before it finds them all —
-# while reading a few thousand vectors costs a few milliseconds and is exact.
+# A server without a graph of its own (memory/server_indexes.py) is searched exactly: its vectors, read
+# through the (server, model) index, every distance computed. The shared graph filtered to a small server
+# mostly walks other servers' vectors — each result costs a thousand skipped candidates beside a
+# million-vector server, and the iterative scan may stop before it finds them all — while reading a few
+# thousand vectors costs a few milliseconds and is exact.
+#
+# Which way is chosen in the same statement, cheapest test first: fewer numbers handed out than a graph
+# needs rows (one row: the usual small server); its own valid graph (one catalog lookup); else fewer
+# vectors than that (at most SERVER_INDEX_MIN_ROWS index entries: a server whose facts were mostly wiped,
+# or, the other way, a large one whose graph is still being built, which goes through the shared graph).
 #
 # Only the nearest `candidates` vectors are looked up in memory_fact (are they in force?): checking every
 # vector cost 2.6 of the 4.4 ms at 972 vectors. When retracted facts leave fewer than `limit`, the search
 # runs again over every vector (LIMIT NULL), so the answer is always exact.
 EXACT_NEAREST_SQL = """
-    WITH mine AS MATERIALIZED (
+    WITH exact AS (
+        SELECT CASE
+            WHEN COALESCE((SELECT last_number FROM memory_factcounter WHERE server_id = %(server)s), 0)
+                 < %(graph_rows)s THEN true
+            WHEN (SELECT i.indisvalid FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid
+                  WHERE c.relname = %(own_graph)s) THEN false
+            ELSE NOT EXISTS (SELECT 1 FROM memory_factembedding
+                             WHERE server_id = %(server)s AND model_name = %(model)s OFFSET %(graph_rows)s - 1)
+        END AS chosen
+    ), mine AS MATERIALIZED (
         SELECT e.fact_id, e.vector <=> %(vector)s::vector AS distance FROM memory_factembedding e
-        WHERE e.server_id = %(server)s AND e.model_name = %(model)s
+        WHERE (SELECT chosen FROM exact) AND e.server_id = %(server)s AND e.model_name = %(model)s
         ORDER BY distance, e.fact_id LIMIT %(candidates)s
     )
-    SELECT (SELECT count(*) FROM mine), ARRAY(
+    SELECT (SELECT chosen FROM exact), (SELECT count(*) FROM mine), ARRAY(
         SELECT mine.fact_id FROM mine JOIN memory_fact f ON f.id = mine.fact_id AND f.retracted_at IS NULL
         ORDER BY mine.distance, mine.fact_id LIMIT %(limit)s
     )
 """
 
 
-def _exact_nearest(cursor, params: dict) -> list[int]:
-    cursor.execute(EXACT_NEAREST_SQL, params)
-    candidates_read, fact_ids = cursor.fetchone()
+def _exact_nearest(cursor, params: dict) -> list[int] | None:
+    """The exact answer, or None when the server is searched through a graph."""
+    from .server_indexes import SERVER_INDEX_MIN_ROWS, VECTORS, server_index_name
+
+    choice = {"graph_rows": SERVER_INDEX_MIN_ROWS, "own_graph": server_index_name(VECTORS, params["server"])}
+    cursor.execute(EXACT_NEAREST_SQL, params | choice)
+    chosen, candidates_read, fact_ids = cursor.fetchone()
+    if not chosen:
+        return None
     more_may_lie_beyond = params["candidates"] is not None and candidates_read == params["candidates"]
     if len(fact_ids) < params["limit"] and more_may_lie_beyond:
         return _exact_nearest(cursor, params | {"candidates": None})  # retracted facts took their places
     return fact_ids
 
 
-def _searched_exactly(cursor, server_id: int) -> bool:
-    """Whether the server is small enough for an exact search: numbers handed out bound its facts."""
-    from .retrieval import numbers_handed_out
-    from .server_indexes import SERVER_INDEX_MIN_ROWS
-
-    return numbers_handed_out(cursor, server_id) < SERVER_INDEX_MIN_ROWS
-
-
 def nearest_fact_ids(server_id: int, model_name: str, vector: list[float], limit: int = RESULT_DEPTH) -> list[int]:
-    """Facts in force closest in meaning, nearest first: exactly on a small server; on a large one through
-    the HNSW index filtered by server (its own once built), with pgvector's iterative scan so the filter
-    never leaves fewer than `limit` results."""
+    """Facts in force closest in meaning, nearest first: exactly on a server without a graph of its own;
+    otherwise through the HNSW index filtered by server (its own), with pgvector's iterative scan so the
+    filter never leaves fewer than `limit` results."""
     params = nearest_params(server_id, model_name, vector, limit)
     with connection.cursor() as cursor:
-        if _searched_exactly(cursor, server_id):
-            return _exact_nearest(cursor, params)
+        exact = _exact_nearest(cursor, params)
+    if exact is not None:
+        return exact
     with transaction.atomic(), connection.cursor() as cursor:
         set_hnsw_search(cursor)
         cursor.execute(NEAREST_SQL, params)

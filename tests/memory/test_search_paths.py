@@ -110,6 +110,38 @@ def test_a_walk_that_saw_every_fact_in_force_is_the_whole_answer(server, monkeyp
     assert len(queries) == 3  # the walk, the numbers handed out, the look past the walk's end
 
 
+def test_a_search_of_two_passes_reads_the_server_s_size_once(mixed_server, monkeypatch):
+    """Both passes (all the words, then all but one) may need the server's size; each is read once."""
+    from django.test.utils import CaptureQueriesContext
+
+    monkeypatch.setattr(retrieval, "FIRST_WALK", 4)
+    with CaptureQueriesContext(connection) as queries:
+        found = retrieval.search_word_ids(mixed_server.pk, "ferret raid chat")
+    statements = [query["sql"] for query in queries.captured_queries]
+    assert sum("simple" in sql for sql in statements) >= 1  # the second pass ran
+    assert sum("FROM memory_factcounter" in sql for sql in statements) == 1
+    assert sum("OFFSET" in sql for sql in statements) == 1  # the look past the first walk's end
+    assert Fact.objects.get(pk=found[0]).key == "note_5"  # the one fact with all three words
+
+
+def test_a_wiped_server_that_handed_out_a_million_numbers_is_not_searched_through_the_gin_index(server, owner):
+    """However many numbers a server handed out, a walk that saw every fact in force is the answer: the
+    shared GIN index would hand over every other server's matches of the word to find nothing more."""
+    from django.test.utils import CaptureQueriesContext
+
+    from memory.models import FactCounter
+    from memory.services import server_wipe
+
+    make_fact(server, key="old", content="the ferret from before")
+    server_wipe(server=server, actor=owner)
+    FactCounter.objects.filter(server=server).update(last_number=1_000_000)  # a large server, wiped
+    make_fact(server, key="pet", content="kai has a ferret")
+    with CaptureQueriesContext(connection) as queries:
+        found = retrieval.search_word_ids(server.pk, "ferret")
+    assert [Fact.objects.get(pk=pk).key for pk in found] == ["pet"]
+    assert not any("WITH matches" in query["sql"] for query in queries.captured_queries)
+
+
 @pytest.mark.django_db(transaction=True)
 def test_two_simultaneous_searches_of_one_exchange_record_exactly_one(server, owner):
     memory_type_set(server=server, actor=owner, memory_type=MemoryType.ARCHIVE)

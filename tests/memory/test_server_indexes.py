@@ -204,10 +204,33 @@ def test_a_small_server_s_nearest_facts_are_found_exactly_without_the_shared_gra
         found = nearest_fact_ids(server.pk, MODEL, vectors[5], 10)
     assert found == exact_nearest(server.pk, vectors[5], 10)
     statements = " ".join(query["sql"] for query in queries.captured_queries)
-    assert "WITH mine AS MATERIALIZED" in statements and "hnsw" not in statements
+    assert "WITH exact AS" in statements and "hnsw.iterative_scan" not in statements
     with CaptureQueriesContext(connection) as queries:
         nearest_fact_ids(other_server.pk, MODEL, vectors[5], 10)  # 45 facts: large here, through a graph
     assert "hnsw.iterative_scan" in " ".join(query["sql"] for query in queries.captured_queries)
+
+
+def test_a_wiped_server_that_handed_out_many_numbers_is_searched_exactly_again(server, other_server, owner,
+                                                                                small_threshold):
+    """Numbers handed out only bound a server's size from above: after a wipe the server is small again and
+    searched exactly, in one statement (no graph of its own was ever built for it)."""
+    from django.test.utils import CaptureQueriesContext
+
+    give_vectors(server, 45, seed=11)
+    give_vectors(other_server, 45, seed=12)
+    server_wipe(server=server, actor=owner)
+    vectors = give_vectors(server, 12, seed=13)  # numbers 46..57 now: far past the threshold of 40
+    with CaptureQueriesContext(connection) as queries:
+        found = nearest_fact_ids(server.pk, MODEL, vectors[2], 10)
+    assert found == exact_nearest(server.pk, vectors[2], 10)
+    assert [query["sql"].count("WITH exact AS") for query in queries.captured_queries] == [1]
+    # Once it holds as many vectors as a graph needs, and until its own is built, the shared graph serves it.
+    give_vectors(server, 30, seed=14)
+    with CaptureQueriesContext(connection) as queries:
+        nearest_fact_ids(server.pk, MODEL, vectors[2], 10)
+    assert "hnsw.iterative_scan" in " ".join(query["sql"] for query in queries.captured_queries)
+    server_indexes.ensure_server_index(VECTORS, server.pk)
+    assert nearest_fact_ids(server.pk, MODEL, vectors[2], 10) == exact_nearest(server.pk, vectors[2], 10)
 
 
 def test_an_exact_search_whose_nearest_facts_are_retracted_still_finds_as_many_in_force(server, small_threshold):
@@ -222,7 +245,7 @@ def test_an_exact_search_whose_nearest_facts_are_retracted_still_finds_as_many_i
     def nearest(limit: int) -> tuple[list[int], int]:
         with CaptureQueriesContext(connection) as queries:
             found = nearest_fact_ids(server.pk, MODEL, query, limit)
-        return found, sum("WITH mine AS MATERIALIZED" in q["sql"] for q in queries.captured_queries)
+        return found, sum("WITH exact AS" in q["sql"] for q in queries.captured_queries)
 
     assert nearest(5) == (order[:5], 1)  # nothing retracted: one look at the candidates
     for fact in Fact.objects.filter(pk__in=order[:9]):  # one in force among the 2 x 5 nearest
