@@ -61,8 +61,9 @@ def _between_zero_and_one(field: str) -> Q:
 class Fact(models.Model):
     """One memory item. Nothing deletes it automatically; retraction closes its validity window."""
 
-    # No index of its own: every index of the table starts with server_id (fact_number_unique_per_server
-    # first). One fewer to update on every write and to weigh when planning every read.
+    # No index of its own: fact_number_unique_per_server and the other per-server indexes start with
+    # server_id (all but fact_in_force_newest_all, across servers). One fewer to update on every write and
+    # to weigh when planning every read.
     server = models.ForeignKey(Server, on_delete=models.CASCADE, related_name="facts", db_index=False)
     number = models.PositiveIntegerField(help_text="Shown to staff and to the model as [#N]; unique per server.")
     scope = models.CharField(max_length=8, choices=Scope.choices, default=Scope.SERVER)

@@ -111,3 +111,19 @@ def test_a_connection_the_server_ended_is_replaced_before_the_next_query(monkeyp
         assert cursor.fetchone() == (1,)
     assert checks == [1]
     assert connection.connection is not ended
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_connection_psycopg_already_closed_is_replaced_instead_of_failing_the_request(monkeypatch):
+    """psycopg refuses fileno() on a connection it knows is lost: the full check runs and reconnects."""
+    lost = _persistent_connection()
+    checks = _count_health_checks(monkeypatch)
+    lost.close()
+    assert has_input_waiting(lost)
+
+    close_old_connections()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        assert cursor.fetchone() == (1,)
+    assert checks == [1]
+    assert connection.connection is not lost

@@ -1,5 +1,6 @@
-"""Drop the single-column server_id indexes of memory_fact and memory_exchange: every other index of
-each table starts with server_id, so they only cost writes (and planning time on every fact read).
+"""Drop the single-column server_id indexes of memory_fact and memory_exchange: other indexes of each
+table start with server_id (memory_fact's unique (server_id, number) among them; exchange_server_newest),
+so they only cost writes (and planning time on every fact read).
 
 Django's own AlterField would also drop and re-add the foreign key, which validates every row under a
 lock that blocks writes (a minute on a table of millions of facts); the constraint does not change, so

@@ -175,3 +175,43 @@ def test_a_new_instance_is_what_the_models_constructor_gives(server):
         assert seen == [new_instance(Exchange, server=server, **values)]
     finally:
         post_init.disconnect(listener, sender=Exchange)
+
+
+def _context_values(facts):
+    from memory.retrieval import CONTEXT_FIELDS
+
+    return [[(name, getattr(fact, name), type(getattr(fact, name))) for name in CONTEXT_FIELDS] for fact in facts]
+
+
+@pytest.mark.parametrize("memory_type", [MemoryType.CLASSIC, MemoryType.LEDGER, MemoryType.ARCHIVE])
+def test_the_context_calls_lookup_reads_the_newest_facts_exactly_as_the_separate_query(server, bot_token, memory_type):
+    from memory.retrieval import _most_recently_changed
+
+    ai_settings_for_server(server)
+    AISettings.objects.filter(server=server).update(memory_type=memory_type, max_injected_items=4)
+    facts = [make_fact(server, key=f"fact_{n}", content=f"Fact <{n}> \"quoted\" ünïcode.") for n in range(6)]
+    Fact.objects.filter(pk=facts[1].pk).update(confidence=0.75, member_id="200000000000000001", scope="member")
+    Fact.objects.filter(pk=facts[2].pk).update(confidence=1.0)  # a whole float comes back a float
+    Fact.objects.filter(pk=facts[5].pk).update(retracted_at=facts[5].changed_at)
+
+    _, plain = bot_token_and_server(bot_token_hash(bot_token), server.guild_id)
+    _, with_facts = bot_token_and_server(bot_token_hash(bot_token), server.guild_id, with_newest_facts=True)
+    expected = _most_recently_changed(plain, plain.ai_settings, "hello").facts
+    assert [fact.number for fact in expected] == [facts[4].number, facts[3].number, facts[2].number,
+                                                  facts[1].number]
+    assert _context_values(with_facts.newest_facts_in_force) == _context_values(expected)
+    assert context_choice(with_facts, with_facts.ai_settings, "hello").facts == with_facts.newest_facts_in_force
+    assert "newest_facts_in_force" not in plain.__dict__
+
+
+def test_other_types_and_servers_without_settings_read_their_context_on_their_own(server, bot_token):
+    make_fact(server)
+    AISettings.objects.filter(server=server).delete()
+    _, without_settings = bot_token_and_server(bot_token_hash(bot_token), server.guild_id, with_newest_facts=True)
+    assert "newest_facts_in_force" not in without_settings.__dict__
+    assert [fact.key for fact in context_choice(without_settings, ai_settings_for_server(without_settings),
+                                                "hello").facts] == ["server_theme"]  # settings created
+    AISettings.objects.filter(server=server).update(memory_type=MemoryType.RANKED)
+    _, ranked = bot_token_and_server(bot_token_hash(bot_token), server.guild_id, with_newest_facts=True)
+    assert "newest_facts_in_force" not in ranked.__dict__
+    assert [fact.key for fact in context_choice(ranked, ranked.ai_settings, "theme").facts] == ["server_theme"]
