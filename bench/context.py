@@ -155,13 +155,26 @@ def _reaped_children_seconds(pid: int) -> float:
     return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
 
 
-def _spent(before: dict[int, float], after: dict[int, float]) -> float:
-    """CPU seconds one group spent between two samples. A process that exited in between has its whole
-    life in REAPED's growth, so what it had spent before the first sample comes off."""
-    spent = sum(max(0.0, cpu - before.get(pid, 0.0)) for pid, cpu in after.items())
-    if REAPED in after:
-        spent -= sum(cpu for pid, cpu in before.items() if pid != REAPED and pid not in after)
-    return max(0.0, spent)
+# The groups of processes under the postmaster (bench/load.py splits "postgres" in two).
+POSTMASTER_GROUPS = ("postgres", "pg_other")
+
+
+def _spent_by_group(before: dict[str, dict[int, float]], after: dict[str, dict[int, float]]) -> dict[str, float]:
+    """CPU seconds per group between two samples. Each process is measured from its own first value,
+    whichever group held it then (a backend gunicorn connected during the step moves to its group). A
+    postmaster child that exited in between has its whole life in REAPED's growth, so what it had spent
+    before the first sample comes off, whichever group it was in."""
+    baseline = {pid: cpu for group in before.values() for pid, cpu in group.items()}
+    alive = {pid for group in after.values() for pid in group}
+    exited_earlier = sum(cpu for name in POSTMASTER_GROUPS for pid, cpu in before.get(name, {}).items()
+                         if pid != REAPED and pid not in alive)
+    spent = {}
+    for name, pids in after.items():
+        total = sum(max(0.0, cpu - baseline.get(pid, 0.0)) for pid, cpu in pids.items())
+        if REAPED in pids:
+            total -= exited_earlier
+        spent[name] = max(0.0, total)
+    return spent
 
 
 class CpuMeter:
@@ -200,11 +213,8 @@ class CpuMeter:
         self.before = self._sample()
 
     def stop(self, requests: int) -> str:
-        after = self._sample()
-        parts = {}
-        for name, pids in after.items():
-            earlier = self.before.get(name, {})
-            parts[name] = _spent(earlier, pids) * 1000 / requests
+        spent = _spent_by_group(self.before, self._sample())
+        parts = {name: seconds * 1000 / requests for name, seconds in spent.items()}
         detail = ", ".join(f"{name} {ms:.1f}" for name, ms in parts.items())
         return f"cpu_ms_per_request={sum(parts.values()):.1f} ({detail})"
 

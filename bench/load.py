@@ -51,8 +51,8 @@ if every rate held it would take about an hour (opening the exchanges of the act
 take a quarter of it), and the total is printed. LOAD_SOAK_SECONDS=0 saves 10 minutes.
 Ctrl-C (or SIGTERM) stops gunicorn, restores Classic, and cleans up: the exchanges this run created on
 the server (context calls open one each), the facts the actions learned (deleted right after the
-actions series, so the soak and Semantic see the seeded 1,000), the bot tokens it issued, and the
-embedding round and vectors of its switch to Semantic.
+actions series, so the soak and Semantic see the seeded 1,000, and the tables vacuumed then as before
+the first part), the bot tokens it issued, and the embedding round and vectors of its switch to Semantic.
 
 Environment: LOAD_STEP_SECONDS, LOAD_SOAK_SECONDS, LOAD_CONNECTIONS, LOAD_MAX_STEPS, LOAD_PARTS
 (comma-separated subset of context,actions,soak,semantic; default all four), LOAD_CLASSIC_RATES and
@@ -95,7 +95,7 @@ from context import (
     _gunicorn_env,
     _load,
     _messages,
-    _spent,
+    _spent_by_group,
     _stop,
     _wait_until_serving,
 )
@@ -399,12 +399,8 @@ class GroupMeter(CpuMeter):
         return groups
 
     def stop_parts(self, requests: int) -> dict[str, float]:
-        after = self._sample()
-        parts = {}
-        for name, pids in after.items():
-            earlier = self.before.get(name, {})
-            parts[name] = _spent(earlier, pids) * 1000 / max(1, requests)
-        return parts
+        spent = _spent_by_group(self.before, self._sample())
+        return {name: seconds * 1000 / max(1, requests) for name, seconds in spent.items()}
 
 
 class WaitSampler:
@@ -681,14 +677,18 @@ def main() -> None:
         with transaction.atomic(), _permit_fact_deletes("bench load: facts the load test's remember calls wrote"):
             return Fact.objects.filter(server=server, source_exchange__in=run_exchanges).delete()[0]
 
-    # The last run's remember calls and clean-up left dead rows among this server's newest facts and
-    # exchanges; autovacuum does not notice them in a table of a million facts (20 % must be dead), and
-    # every context call walked them: 262 buffers and 0.31 ms per newest-facts read instead of 24 and
-    # 0.06 ms. Each run starts from a vacuumed table, so runs compare.
-    began = time.perf_counter()
-    with connection.cursor() as cursor:
-        cursor.execute("VACUUM (ANALYZE) memory_fact, memory_exchange")
-    _log(f"vacuumed memory_fact and memory_exchange in {time.perf_counter() - began:.1f} s")
+    def vacuum_churned(after: str) -> None:
+        """Remember calls and their clean-up leave dead rows among this server's newest facts and exchanges
+        (thousands on a server of a thousand); autovacuum does not notice them in a table of a million
+        facts (20 % must be dead), and every context call walks them: 262 buffers and 0.31 ms per
+        newest-facts read instead of 24 and 0.06 ms; under Semantic 17-20 ms of PostgreSQL per call
+        instead of 13. Each part starts from vacuumed tables, so runs and parts compare."""
+        began = time.perf_counter()
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM (ANALYZE) memory_fact, memory_exchange")
+        _log(f"vacuumed memory_fact and memory_exchange after {after} in {time.perf_counter() - began:.1f} s")
+
+    vacuum_churned("the last run")
     meter = GroupMeter()
     generator = None
     switched_at = None
@@ -704,6 +704,7 @@ def main() -> None:
                 rising("load.actions.classic", generator, meter, CLASSIC_RATES, action_requests, expect=b'"applied"')
                 began = time.perf_counter()
                 _log(f"deleted the {delete_facts()} rows the actions wrote in {time.perf_counter() - began:.1f} s")
+                vacuum_churned("the actions")
             if "soak" in PARTS and SOAK_SECONDS > 0:
                 rate = classic_rate / 2 if "context" in PARTS else SOAK_RPS_WITHOUT_CONTEXT
                 if rate <= 0:
