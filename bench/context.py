@@ -121,13 +121,19 @@ def _load() -> str:
     return f"load_avg={one:.2f},{five:.2f},{fifteen:.2f}"
 
 
-def _cpu_seconds(pid: int) -> float:
-    """utime + stime of one process; 0 when it is gone or /proc is not there."""
+def _stat_seconds(pid: int, first: int) -> float:
+    """Two adjacent clock-tick fields of /proc/PID/stat (counted after the command name), in seconds;
+    0 when the process is gone or /proc is not there."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except (OSError, IndexError):
         return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return (int(fields[first]) + int(fields[first + 1])) / os.sysconf("SC_CLK_TCK")
+
+
+def _cpu_seconds(pid: int) -> float:
+    """utime + stime of one process."""
+    return _stat_seconds(pid, 11)
 
 
 def _children(pid: int) -> list[int]:
@@ -148,11 +154,7 @@ REAPED = -1
 
 def _reaped_children_seconds(pid: int) -> float:
     """cutime + cstime of one process: the CPU of its children that exited and were waited for."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return 0.0
-    return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+    return _stat_seconds(pid, 13)
 
 
 # The groups of processes under the postmaster (bench/load.py splits "postgres" in two).
