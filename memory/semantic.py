@@ -44,6 +44,7 @@ from .models import (
     FactEmbedding,
     MemoryType,
 )
+from . import server_indexes
 from .selectors import ai_settings_for_server, model_endpoints_for_server
 
 logger = logging.getLogger(__name__)
@@ -305,11 +306,11 @@ def set_hnsw_search(cursor) -> None:
     cursor.execute("SET LOCAL hnsw.ef_search = %s", [HNSW_EF_SEARCH])
 
 
-# A server without a graph of its own (memory/server_indexes.py) is searched exactly: its vectors, read
-# through the (server, model) index, every distance computed. The shared graph filtered to a small server
-# mostly walks other servers' vectors — each result costs a thousand skipped candidates beside a
-# million-vector server, and the iterative scan may stop before it finds them all — while reading a few
-# thousand vectors costs a few milliseconds and is exact.
+# A server below the size at which it gets a graph of its own (memory/server_indexes.py) is searched
+# exactly: its vectors, read through the (server, model) index, every distance computed. The shared graph
+# filtered to a small server mostly walks other servers' vectors — each result costs a thousand skipped
+# candidates beside a million-vector server, and the iterative scan may stop before it finds them all —
+# while reading a few thousand vectors costs a few milliseconds and is exact.
 #
 # Which way is chosen in the same statement, cheapest test first: fewer numbers handed out than a graph
 # needs rows (one row: the usual small server); its own valid graph (one catalog lookup); else fewer
@@ -319,13 +320,12 @@ def set_hnsw_search(cursor) -> None:
 # Only the nearest `candidates` vectors are looked up in memory_fact (are they in force?): checking every
 # vector cost 2.6 of the 4.4 ms at 972 vectors. When retracted facts leave fewer than `limit`, the search
 # runs again over every vector (LIMIT NULL), so the answer is always exact.
-EXACT_NEAREST_SQL = """
+EXACT_NEAREST_SQL = f"""
     WITH exact AS (
         SELECT CASE
             WHEN COALESCE((SELECT last_number FROM memory_factcounter WHERE server_id = %(server)s), 0)
                  < %(graph_rows)s THEN true
-            WHEN (SELECT i.indisvalid FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid
-                  WHERE c.relname = %(own_graph)s) THEN false
+            WHEN ({server_indexes.INDEX_VALID_SQL}) THEN false
             ELSE NOT EXISTS (SELECT 1 FROM memory_factembedding
                              WHERE server_id = %(server)s AND model_name = %(model)s OFFSET %(graph_rows)s - 1)
         END AS chosen
@@ -343,9 +343,8 @@ EXACT_NEAREST_SQL = """
 
 def _exact_nearest(cursor, params: dict) -> list[int] | None:
     """The exact answer, or None when the server is searched through a graph."""
-    from .server_indexes import SERVER_INDEX_MIN_ROWS, VECTORS, server_index_name
-
-    choice = {"graph_rows": SERVER_INDEX_MIN_ROWS, "own_graph": server_index_name(VECTORS, params["server"])}
+    choice = {"graph_rows": server_indexes.SERVER_INDEX_MIN_ROWS,
+              "index_name": server_indexes.server_index_name(server_indexes.VECTORS, params["server"])}
     cursor.execute(EXACT_NEAREST_SQL, params | choice)
     chosen, candidates_read, fact_ids = cursor.fetchone()
     if not chosen:
@@ -357,9 +356,10 @@ def _exact_nearest(cursor, params: dict) -> list[int] | None:
 
 
 def nearest_fact_ids(server_id: int, model_name: str, vector: list[float], limit: int = RESULT_DEPTH) -> list[int]:
-    """Facts in force closest in meaning, nearest first: exactly on a server without a graph of its own;
-    otherwise through the HNSW index filtered by server (its own), with pgvector's iterative scan so the
-    filter never leaves fewer than `limit` results."""
+    """Facts in force closest in meaning, nearest first: exactly on a server without a graph of its own and
+    below the size that earns one; otherwise through the HNSW index filtered by server (its own, or the
+    shared one while its own is being built), with pgvector's iterative scan so the filter never leaves
+    fewer than `limit` results."""
     params = nearest_params(server_id, model_name, vector, limit)
     with connection.cursor() as cursor:
         exact = _exact_nearest(cursor, params)

@@ -59,11 +59,16 @@ def server_index_name(kind: IndexKind, server_id: int) -> str:
     return f"{kind.prefix}{int(server_id)}"
 
 
+# Whether the index named %(index_name)s is valid (no row: there is none). memory.semantic asks it inside
+# the nearest search's statement.
+INDEX_VALID_SQL = ("SELECT i.indisvalid FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid"
+                   " WHERE c.relname = %(index_name)s")
+
+
 def server_index_state(kind: IndexKind, server_id: int) -> str | None:
     """None when the server has no index of this kind; "valid", or "invalid" (a build died, or runs now)."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT i.indisvalid FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid"
-                       " WHERE c.relname = %s", [server_index_name(kind, server_id)])
+        cursor.execute(INDEX_VALID_SQL, {"index_name": server_index_name(kind, server_id)})
         row = cursor.fetchone()
     if row is None:
         return None
