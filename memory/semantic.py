@@ -302,8 +302,9 @@ def nearest_params(server_id: int, model_name: str, vector: list[float], limit: 
 
 def set_hnsw_search(cursor) -> None:
     """Inside a transaction: iterative scans, so the server filter never leaves fewer than `limit`."""
-    cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-    cursor.execute("SET LOCAL hnsw.ef_search = %s", [HNSW_EF_SEARCH])
+    # set_config(..., true) is SET LOCAL; unlike SET it takes bound parameters; both in one round trip.
+    cursor.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),"
+                   " set_config('hnsw.ef_search', %s, true)", [str(HNSW_EF_SEARCH)])
 
 
 # A server below the size at which it gets a graph of its own (memory/server_indexes.py) is searched

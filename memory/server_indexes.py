@@ -98,7 +98,9 @@ def ensure_server_index(kind: IndexKind, server_id: int) -> bool:
             if state == "invalid":
                 cursor.execute(f"DROP INDEX CONCURRENTLY IF EXISTS {name}")
             started = time.monotonic()
-            cursor.execute("SET maintenance_work_mem = %s", [settings.LOREKEEPER_SERVER_INDEX_BUILD_MEMORY])
+            # set_config, not SET: SET takes no bound parameter, and statements are bound server-side.
+            cursor.execute("SELECT set_config('maintenance_work_mem', %s, false)",
+                           [settings.LOREKEEPER_SERVER_INDEX_BUILD_MEMORY])
             try:
                 cursor.execute(f"CREATE INDEX CONCURRENTLY {name} ON {kind.table} USING {kind.method}"
                                f" WHERE server_id = {int(server_id)}")
