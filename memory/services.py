@@ -335,25 +335,62 @@ def server_wipe(*, server: Server, actor: AbstractBaseUser) -> WipeResult:
     return WipeResult(facts=facts, summaries=summaries, exchanges=exchanges)
 
 
+def _redact_wiped_facts_in_exchanges(server: Server, numbers: list[int]) -> int:
+    """Other members' exchanges keep, as text, the memory block they were shown: the lines of facts a member
+    wipe deleted are replaced by a note, so the wiped facts' words remain nowhere. Every fact is one line that
+    starts with its number (memory.prompt); 'n' makes ^ and . work line by line. Returns how many changed."""
+    if not numbers:
+        return 0
+    with connection.cursor() as cursor:
+        cursor.execute(
+            r"""
+            UPDATE memory_exchange
+            SET memory_block = regexp_replace(memory_block, '^\[#(' || array_to_string(%s::int[], '|') || ')\] .*',
+                                              '[#\1] (deleted by a member wipe)', 'gn')
+            WHERE server_id = %s AND (shown_numbers && %s::int[] OR found_numbers && %s::int[])
+            """,
+            [numbers, server.pk, numbers, numbers],
+        )
+        return cursor.rowcount
+
+
 @transaction.atomic
 def member_wipe(*, server: Server, actor: AbstractBaseUser, member_id: str) -> WipeResult:
-    """Delete facts about the member and facts learned from their messages; other members are untouched."""
+    """Delete facts about the member, facts learned from their messages and their exchanges; other members'
+    facts are untouched, and their exchanges keep what they were shown without the wiped facts' words.
+
+    Consolidation proposals that quote a wiped fact go too, and so does a summary draft not yet answered
+    (drafted from facts that may include theirs); a round running now is waited for, as for a server wipe."""
+    from consolidation.models import DraftStatus, Proposal, SummaryDraft  # consolidation imports memory
+    from consolidation.rounds import hold_rounds_off
+
     member_id = validate_member_id(member_id)
+    hold_rounds_off(server)
     about_member = Fact.objects.filter(server=server).filter(
         models.Q(member_id=member_id) | models.Q(learned_from_member_id=member_id)
     )
     # Facts of other members that these replaced stay, with the link to the deleted replacement cleared.
     Fact.objects.filter(superseded_by__in=about_member).exclude(pk__in=about_member).update(superseded_by=None)
+    quoting = models.Q(keeper__in=about_member) | models.Q(other__in=about_member)
+    proposals, _ = Proposal.objects.filter(quoting).delete()
+    drafts, _ = SummaryDraft.objects.filter(server=server, status=DraftStatus.PENDING).delete()
     with _permit_fact_deletes("member wipe"), connection.cursor() as cursor:
         cursor.execute(
-            "DELETE FROM memory_fact WHERE server_id = %s AND (member_id = %s OR learned_from_member_id = %s)",
+            "DELETE FROM memory_fact WHERE server_id = %s AND (member_id = %s OR learned_from_member_id = %s)"
+            " RETURNING number",
             [server.pk, member_id, member_id],
         )
-        facts = cursor.rowcount
+        numbers = [row[0] for row in cursor.fetchall()]
     exchanges = _delete_exchanges(Exchange.objects.filter(server=server, author_id=member_id))
+    redacted = _redact_wiped_facts_in_exchanges(server, numbers)
+    facts = len(numbers)
+    extra = [f"{count} {what}" for count, what in ((redacted, "other exchanges redacted"),
+                                                   (proposals + drafts, "consolidation proposals and drafts deleted"))
+             if count]
     audit_record(actor=actor, server=server, action="memory.wipe_member", target_ids=[int(member_id)],
                  count=facts + exchanges,
-                 result=f"{facts} facts about or from member {member_id} and {exchanges} of their exchanges deleted")
+                 result=f"{facts} facts about or from member {member_id} and {exchanges} of their exchanges deleted"
+                        + "".join(f", {part}" for part in extra))
     return WipeResult(facts=facts, exchanges=exchanges)
 
 

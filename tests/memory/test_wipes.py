@@ -194,3 +194,62 @@ def test_server_wipe_also_deletes_the_consolidation_proposals_and_summary_draft_
     assert not SummaryDraft.objects.filter(server=server).exists()
     entry = AuditEntry.objects.filter(server=server, action="memory.wipe_server").get()
     assert "with 3 consolidation proposals and drafts" in entry.result
+
+
+def _proposal(keeper: Fact, other: Fact, status: str = "kept_both"):
+    from consolidation.models import Proposal
+
+    low, high = sorted((keeper.pk, other.pk))
+    return Proposal.objects.create(server=keeper.server, kind="duplicate", keeper=keeper, other=other,
+                                   keeper_version=keeper.version, other_version=other.version,
+                                   pair_low=low, pair_high=high, status=status)
+
+
+@pytest.mark.parametrize("status", ["pending", "kept_both", "out_of_date"])
+def test_member_wipe_succeeds_when_a_consolidation_proposal_quotes_one_of_their_facts(server, owner, status):
+    from consolidation.models import Proposal, ProposalStatus
+
+    assert status in ProposalStatus.values
+    pauls = about(server, PAUL, taught_by=PAUL, key="address", content="Paul lives at 12 Elm Street.")
+    annas = about(server, ANNA, taught_by=ANNA, key="address", content="Anna lives at 3 Oak Lane.")
+    server_fact = make_fact(server, key="language", content="French.")
+    _proposal(pauls, annas, status)
+    untouched = _proposal(annas, server_fact, "pending")
+
+    result = member_wipe(server=server, actor=owner, member_id=PAUL)
+
+    connection.check_constraints()  # the deferred foreign keys hold at commit
+    assert result.facts == 1
+    assert list(Proposal.objects.filter(server=server)) == [untouched]
+    assert "1 consolidation proposals and drafts deleted" in AuditEntry.objects.get(action="memory.wipe_member").result
+
+
+def test_member_wipe_discards_a_summary_draft_not_yet_answered(server, owner):
+    from consolidation.models import DraftStatus, SummaryDraft
+
+    about(server, PAUL, taught_by=PAUL)
+    SummaryDraft.objects.create(server=server, content="Paul likes arcade games.")
+    answered = SummaryDraft.objects.create(server=server, content="Older.", status=DraftStatus.KEPT_CURRENT)
+
+    member_wipe(server=server, actor=owner, member_id=PAUL)
+
+    assert list(SummaryDraft.objects.filter(server=server)) == [answered]
+
+
+def test_member_wipe_removes_their_facts_from_the_memory_blocks_other_members_were_shown(server, owner):
+    from memory.exchanges import IncomingMessage, exchange_open
+    from memory.models import Exchange
+
+    pauls = about(server, PAUL, taught_by=ANNA, key="address", content="Paul lives at 12 Elm Street.")
+    rule = make_fact(server, key="rule", content="Be kind.")
+    opened = exchange_open(server=server, message=IncomingMessage(channel_id="111", author_id=ANNA, content="hi"))
+    exchange = Exchange.objects.get(pk=opened.exchange.pk)
+    assert "12 Elm Street" in exchange.memory_block and pauls.number in exchange.shown_numbers
+
+    member_wipe(server=server, actor=owner, member_id=PAUL)
+
+    block = Exchange.objects.get(pk=exchange.pk).memory_block
+    assert "Elm Street" not in block and "address" not in block
+    assert f"[#{pauls.number}] (deleted by a member wipe)" in block.splitlines()
+    assert f"[#{rule.number}] rule: Be kind." in block.splitlines()
+    assert "1 other exchanges redacted" in AuditEntry.objects.get(action="memory.wipe_member").result
