@@ -193,6 +193,18 @@ def search_unavailable_reason(exchange: Exchange) -> str:
 
 
 ALREADY_SEARCHED = "This exchange already used its one search."
+# Exchanges whose model the bot runs itself (POST /context); the others were answered by Lorekeeper's own
+# model (the reply endpoint, the panel's playground, the Discord adapter), which made their search and actions.
+BOT_RUN_SOURCE = "api"
+
+
+def ensure_run_by_bot(exchange: Exchange) -> None:
+    """Refuse the bot's search and actions on an exchange Lorekeeper's own model answered (API: 409): its
+    record says what that model did, and it must not gain a search or actions it never made."""
+    if exchange.source != BOT_RUN_SOURCE:
+        raise ExchangeRefused("This exchange was answered by Lorekeeper's own model (the reply endpoint, the panel "
+                              "or the Discord adapter), which made its search and memory actions; open a context "
+                              "(POST /api/v1/servers/{guild_id}/context) to run your own.")
 
 
 def _locked_exchange(exchange: Exchange) -> Exchange:

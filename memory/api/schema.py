@@ -180,12 +180,15 @@ def openapi_schema(server_url: str) -> dict:
                 "summary": "The exchange's one full-text search over every fact in force.",
                 "parameters": [EXCHANGE], "requestBody": _body("SearchRequest"),
                 "responses": {"200": _json(_ref("SearchResult")), **COMMON_ERRORS,
-                              "409": _error("Search not allowed here, or already used in this exchange.")}}},
+                              "409": _error("Search not allowed here, already used in this exchange, or the "
+                                            "exchange was answered by Lorekeeper's own model (reply).")}}},
             "/exchanges/{exchange}/actions": {"post": {
                 "operationId": "applyActions",
                 "summary": "Retract, supersede and remember. Only numbers shown in this exchange can be touched.",
                 "parameters": [EXCHANGE], "requestBody": _body("ActionsRequest"),
-                "responses": {"200": _json(_ref("ActionsResult")), **COMMON_ERRORS}}},
+                "responses": {"200": _json(_ref("ActionsResult")), **COMMON_ERRORS,
+                              "409": _error("The exchange was answered by Lorekeeper's own model (reply), which "
+                                            "made its memory actions.")}}},
             "/servers/{guild_id}/reply": {"post": {
                 "operationId": "reply",
                 "summary": "The whole reply: context, the server's reply model with memory tools, actions.",

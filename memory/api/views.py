@@ -8,7 +8,13 @@ from django.http import HttpRequest, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 
-from memory.exchanges import ExchangeRefused, exchange_apply_actions, exchange_open, exchange_search
+from memory.exchanges import (
+    ExchangeRefused,
+    ensure_run_by_bot,
+    exchange_apply_actions,
+    exchange_open,
+    exchange_search,
+)
 from memory.models import Exchange
 from memory.reply import ReplyFailed, reply_to_message
 from memory.selectors import ai_settings_for_server, exchange_for_bot
@@ -24,6 +30,15 @@ def _exchange(bot_token: BotToken, exchange_id: UUID) -> Exchange:
     exchange = exchange_for_bot(bot_token.team_id, exchange_id)
     if exchange is None:
         raise ApiError(404, f"No exchange {exchange_id} is reachable with this token.")
+    return exchange
+
+
+def _exchange_run_by_bot(bot_token: BotToken, exchange_id: UUID) -> Exchange:
+    exchange = _exchange(bot_token, exchange_id)
+    try:
+        ensure_run_by_bot(exchange)
+    except ExchangeRefused as refused:
+        raise ApiError(409, str(refused)) from None
     return exchange
 
 
@@ -53,7 +68,7 @@ def context(request: HttpRequest, bot_token: BotToken, server: Server) -> JsonRe
 
 @bot_api(methods=["POST"])
 def search(request: HttpRequest, bot_token: BotToken, exchange: UUID) -> JsonResponse:
-    found = _exchange(bot_token, exchange)
+    found = _exchange_run_by_bot(bot_token, exchange)
     query = parse_search(json_body(request))
     try:
         outcome = exchange_search(exchange=found, query=query)
@@ -65,7 +80,7 @@ def search(request: HttpRequest, bot_token: BotToken, exchange: UUID) -> JsonRes
 
 @bot_api(methods=["POST"])
 def actions(request: HttpRequest, bot_token: BotToken, exchange: UUID) -> JsonResponse:
-    found = _exchange(bot_token, exchange)
+    found = _exchange_run_by_bot(bot_token, exchange)
     ops = parse_actions(json_body(request))
     results = exchange_apply_actions(exchange=found, ops=ops)
     return JsonResponse({"results": [result.as_dict() for result in results]})

@@ -125,3 +125,20 @@ def test_a_nul_character_in_the_message_is_refused_never_a_500(server, bot_token
     assert response.status_code in (200, 400), response.content
     if response.status_code == 400:
         assert memory_state() == before
+
+
+@pytest.mark.parametrize("outcome", ["replied", "failed"])
+def test_an_exchange_the_reply_endpoint_answered_refuses_a_later_search_and_actions(api, server, birthday, model,
+                                                                                   outcome):
+    model.script = [answer("Hi!")] if outcome == "replied" else [Status(500)]
+    response = api.post(f"/servers/{server.guild_id}/reply", reply_body())
+    exchange = Exchange.objects.get(server=server)
+    assert (response.status_code, exchange.status) == ((200, "replied") if outcome == "replied" else (503, "failed"))
+    state_before, record_before = memory_state(), api.exchange(str(exchange.pk))
+
+    body = assert_error(api.post(f"/exchanges/{exchange.pk}/search", {"query": "birthday"}), 409, None)
+    assert "reply endpoint" in body["error"]
+    assert_error(api.post(f"/exchanges/{exchange.pk}/actions", {"retract": [{"number": birthday.number}]}), 409, None)
+
+    assert memory_state() == state_before
+    assert api.exchange(str(exchange.pk)) == record_before
