@@ -3,22 +3,90 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
 
-from .models import AISettings, Channel, Exchange, Fact, ModelEndpoint, Summary
-from .services import fact_delete, model_endpoint_set
+from .models import AISettings, Channel, Exchange, Fact, ModelEndpoint, Scope, Summary
+from .services import (
+    FactAuthor,
+    FactConflict,
+    fact_create,
+    fact_delete,
+    fact_update,
+    model_endpoint_set,
+    validate_content,
+    validate_key,
+    validate_member_id,
+    validate_unit_interval,
+)
+
+
+# What admin may write on a fact, through the same services as the panel (numbers, versions, audit rows,
+# re-embedding); windows, authors and links change through the panel's own flows, where they are audited.
+FACT_ADD_FIELDS = ["server", "key", "content", "scope", "member_id", "confidence", "importance"]
+FACT_EDITABLE_FIELDS = ["key", "content", "confidence", "importance"]
+
+
+class FactAdminForm(forms.ModelForm):
+    """The panel's rules, shown on the form's fields instead of a failed save."""
+
+    class Meta:
+        model = Fact
+        fields = "__all__"
+
+    def clean(self):
+        cleaned = super().clean()
+        checks = {"key": validate_key, "content": validate_content,
+                  "confidence": lambda value: validate_unit_interval(value, "confidence"),
+                  "importance": lambda value: validate_unit_interval(value, "importance", allow_none=True)}
+        if cleaned.get("scope") == Scope.MEMBER and "member_id" in self.fields:
+            checks["member_id"] = validate_member_id
+        for name, check in checks.items():
+            if name in self.fields and name in cleaned:
+                try:
+                    cleaned[name] = check(cleaned[name])
+                except ValidationError as error:
+                    self.add_error(name, error.message_dict.get(name, error.messages) if hasattr(error, "error_dict")
+                                   else error.messages)
+        return cleaned
 
 
 @admin.register(Fact)
 class FactAdmin(admin.ModelAdmin):
+    form = FactAdminForm
     list_display = ["number", "server", "key", "short_content", "scope", "member_id", "confidence", "importance",
                     "author_kind", "changed_at", "retracted_at"]
     list_filter = ["server", "scope", "author_kind", ("retracted_at", admin.EmptyFieldListFilter)]
     search_fields = ["key", "content", "member_id", "=number"]
-    raw_id_fields = ["superseded_by", "author_user"]
-    readonly_fields = ["number", "created_at", "version"]
     list_select_related = ["server"]
     show_full_result_count = False  # no COUNT(*) over millions of facts on every page
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return FACT_ADD_FIELDS
+        return [field.name for field in Fact._meta.fields if field.name != "id"]
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is None:
+            return []
+        return [field.name for field in Fact._meta.fields if field.name not in FACT_EDITABLE_FIELDS]
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            created = fact_create(server=obj.server, author=FactAuthor.staff(request.user), key=obj.key,
+                                  content=obj.content, scope=obj.scope, member_id=obj.member_id,
+                                  confidence=obj.confidence, importance=obj.importance)
+            for field in Fact._meta.concrete_fields:  # admin goes on with `obj` (its link, the log entry)
+                setattr(obj, field.attname, getattr(created, field.attname))
+            return
+        try:
+            saved = fact_update(fact=obj, actor=request.user, expected_version=obj.version, key=obj.key,
+                                content=obj.content, confidence=obj.confidence, importance=obj.importance)
+        except FactConflict as conflict:
+            self.message_user(request, f"{conflict} Nothing was saved; open it again to see what it holds now.",
+                              messages.ERROR)
+            return
+        obj.version, obj.changed_at = saved.version, saved.changed_at
 
     def delete_model(self, request, obj):
         fact_delete(fact=obj, actor=request.user, reason="deleted in admin")

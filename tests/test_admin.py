@@ -71,3 +71,45 @@ def test_audit_entries_are_read_only_in_admin(admin_client, server, owner):
     assert admin_client.get("/admin/teams/auditentry/add/").status_code == 403
     assert admin_client.post(f"/admin/teams/auditentry/{entry.pk}/delete/", {"post": "yes"}).status_code == 403
     assert AuditEntry.objects.filter(pk=entry.pk).exists()
+
+
+def test_adding_a_fact_in_admin_gives_it_the_next_number_and_an_audit_row(admin_client, server):
+    from memory.models import Fact
+    from tests.factories import make_fact
+
+    earlier = make_fact(server, key="theme")
+    response = admin_client.post("/admin/memory/fact/add/", {
+        "server": server.pk, "key": "rules", "content": "Be kind.", "scope": "server", "member_id": "",
+        "confidence": "1", "importance": ""})
+
+    assert response.status_code == 302, response.content[:2000]
+    added = Fact.objects.get(server=server, key="rules")
+    assert added.number == earlier.number + 1 and added.author_kind == "staff"
+    assert AuditEntry.objects.filter(server=server, action="fact.create", target_ids=[added.number]).exists()
+
+
+def test_adding_a_fact_in_admin_with_a_bad_key_shows_the_rule_and_stores_nothing(admin_client, server):
+    from memory.models import Fact
+
+    response = admin_client.post("/admin/memory/fact/add/", {
+        "server": server.pk, "key": "Not A Key!", "content": "x", "scope": "member", "member_id": "abc",
+        "confidence": "2", "importance": ""})
+
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.errors
+    assert set(errors) >= {"key", "member_id", "confidence"}
+    assert not Fact.objects.filter(server=server).exists()
+
+
+def test_editing_a_fact_in_admin_goes_through_the_panels_edit(admin_client, server):
+    from memory.models import Fact
+    from tests.factories import make_fact
+
+    fact = make_fact(server, key="theme", content="Retro gaming.")
+    response = admin_client.post(f"/admin/memory/fact/{fact.pk}/change/", {
+        "key": "theme", "content": "Retro and indie gaming.", "confidence": "0.9", "importance": "0.5"})
+
+    assert response.status_code == 302, response.content[:2000]
+    fact = Fact.objects.get(pk=fact.pk)
+    assert (fact.content, fact.confidence, fact.importance, fact.version) == ("Retro and indie gaming.", 0.9, 0.5, 2)
+    assert AuditEntry.objects.filter(server=server, action="fact.edit", target_ids=[fact.number]).exists()
