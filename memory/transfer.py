@@ -10,6 +10,7 @@ users may differ).
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from datetime import datetime
 
@@ -21,7 +22,8 @@ from django.utils import timezone
 from teams.models import Server
 from teams.services import audit_record
 
-from .models import Fact, FactCounter, Summary
+from .models import Fact, FactCounter, MemoryType, Summary
+from .selectors import ai_settings_for_server
 
 FORMAT = "lorekeeper-memory/1"
 FACT_FIELDS = ("number", "scope", "member_id", "key", "content", "confidence", "importance", "author_kind",
@@ -81,6 +83,10 @@ def import_lines(server: Server, lines: Iterable[str], actor: AbstractBaseUser |
                 replaced_by[fact.number] = row["superseded_by"]
         else:
             raise ValidationError(f"Unknown line kind {row.get('kind')!r}.")
+    numbers = [fact.number for fact in facts]
+    if len(set(numbers)) != len(numbers):
+        twice = sorted(number for number, seen in Counter(numbers).items() if seen > 1)[:5]
+        raise ValidationError(f"The export holds fact number {', '.join(f'#{n}' for n in twice)} more than once.")
     Summary.objects.bulk_create(summaries)
     Fact.objects.bulk_create(facts, batch_size=2000)
     by_number = dict(Fact.objects.filter(server=server).values_list("number", "pk"))
@@ -88,8 +94,15 @@ def import_lines(server: Server, lines: Iterable[str], actor: AbstractBaseUser |
         for number, replacement in replaced_by.items():
             cursor.execute("UPDATE memory_fact SET superseded_by_id = %s WHERE server_id = %s AND number = %s",
                            [by_number.get(replacement), server.pk, number])
-    last = max((fact.number for fact in facts), default=0)
-    FactCounter.objects.update_or_create(server=server, defaults={"last_number": last})
+    # Numbers are never handed out twice: a wiped server's counter stays where it was if it is higher.
+    counter, _ = FactCounter.objects.select_for_update().get_or_create(server=server, defaults={"last_number": 0})
+    counter.last_number = max(counter.last_number, max(numbers, default=0))
+    counter.save(update_fields=["last_number"])
+    if ai_settings_for_server(server).memory_type == MemoryType.SEMANTIC:
+        from .semantic import catchup_start
+
+        catchup_start(server)  # the imported facts get their vectors like any fact without one
     audit_record(actor=actor, server=server, action="memory.import", count=len(facts),
-                 result=f"{len(facts)} facts and {len(summaries)} summaries imported", actor_label="" if actor else "import")
+                 result=f"{len(facts)} facts and {len(summaries)} summaries imported",
+                 actor_label="" if actor else "import")
     return {"facts": len(facts), "summaries": len(summaries)}

