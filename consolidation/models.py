@@ -90,7 +90,8 @@ class Proposal(models.Model):
     # The pair in id order, so a pair is found again whichever fact the round calls the keeper.
     pair_low = models.BigIntegerField()
     pair_high = models.BigIntegerField()
-    wording = models.TextField(blank=True, help_text="The wording the kept fact would have after the merge.")
+    wording = models.TextField(blank=True, help_text="The merged wording: the kept fact word for word, or the model's "
+                               "wording, which a merge writes as a new fact replacing both.")
     wording_by_model = models.BooleanField(default=False)
     similarity = models.FloatField(default=0.0)
     why = models.CharField(max_length=300, blank=True, help_text="Why the round thinks so, in one sentence.")
@@ -115,6 +116,11 @@ class Proposal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} #{self.keeper_id}/#{self.other_id} ({self.status})"
+
+    @property
+    def rewords_keeper(self) -> bool:
+        """A plain merge would write the model's wording as a new fact and set the keeper aside too."""
+        return self.wording_by_model and bool(self.wording) and self.wording != self.keeper.content
 
 
 class DraftStatus(models.TextChoices):

@@ -4,6 +4,7 @@ and configure users naming moderators. Every change to memory goes through memor
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -12,7 +13,7 @@ from django.utils import timezone
 from guardian.shortcuts import assign_perm, remove_perm
 
 from memory.models import Fact
-from memory.services import FactAuthor, fact_retract, fact_update, summary_set
+from memory.services import FactAuthor, fact_create, fact_retract, summary_set
 from teams.models import Membership, Server
 from teams.services import audit_record
 
@@ -32,8 +33,9 @@ class Answer:
 class AnswerOutcome:
     proposal: Proposal
     message: str  # one sentence for the person who answered
-    survivor: Fact | None = None
+    survivor: Fact | None = None  # the fact in force after a merge (new when the model's wording was used)
     retired: Fact | None = None
+    rewritten: Fact | None = None  # a merge in the model's wording: the kept fact's old wording, set aside too
 
 
 def _changed_facts(proposal: Proposal, keeper: Fact, other: Fact) -> list[Fact]:
@@ -44,7 +46,8 @@ def _changed_facts(proposal: Proposal, keeper: Fact, other: Fact) -> list[Fact]:
 @transaction.atomic
 def proposal_answer(*, proposal: Proposal, actor: AbstractBaseUser, answer: str) -> AnswerOutcome:
     """Apply one answer. A proposal whose facts changed since the round is marked out of date and
-    nothing else happens; a contradiction is never merged (only 'keep both' settles its flag)."""
+    nothing else happens; a contradiction is never merged (only 'keep both' settles its flag). A merge
+    only supersedes: no fact loses its wording, so every fact it sets aside can be restored as it was."""
     if answer not in Answer.ALL:
         raise ValidationError({"answer": "Answer with merge, merge_other_way, keep_both, retract_keeper or "
                                          "retract_other."})
@@ -83,17 +86,42 @@ def proposal_answer(*, proposal: Proposal, actor: AbstractBaseUser, answer: str)
                                      "again unless one of them is rewritten.")
     survivor, retired = (keeper, other) if answer == Answer.MERGE else (other, keeper)
     if locked.wording_by_model and locked.wording and locked.wording != survivor.content:
-        survivor = fact_update(fact=survivor, actor=actor, expected_version=survivor.version, key=survivor.key,
-                               content=locked.wording, confidence=survivor.confidence)
+        return _merge_into_new_wording(locked, actor, answer, survivor, retired, now)
     retired = fact_retract(fact=retired, reason=f"merged into #{survivor.number}", superseded_by=survivor)
-    locked.status = ProposalStatus.MERGED if answer == Answer.MERGE else ProposalStatus.MERGED_OTHER_WAY
-    locked.answered_at, locked.answered_by = now, actor
-    locked.save(update_fields=["status", "answered_at", "answered_by"])
-    audit_record(actor=actor, server=locked.server, action="proposal.merge", target_ids=[survivor.number, retired.number],
-                 count=1, result=f"#{retired.number} merged into #{survivor.number}")
+    _close_merge(locked, actor, answer, now)
+    audit_record(actor=actor, server=locked.server, action="proposal.merge",
+                 target_ids=[survivor.number, retired.number], count=1,
+                 result=f"#{retired.number} merged into #{survivor.number}")
     return AnswerOutcome(locked, f"Merged: #{retired.number} now points to #{survivor.number} "
                                  "(restore it from the Retracted tab if this was wrong).",
                          survivor=survivor, retired=retired)
+
+
+def _close_merge(locked: Proposal, actor: AbstractBaseUser, answer: str, now: datetime) -> None:
+    locked.status = ProposalStatus.MERGED if answer == Answer.MERGE else ProposalStatus.MERGED_OTHER_WAY
+    locked.answered_at, locked.answered_by = now, actor
+    locked.save(update_fields=["status", "answered_at", "answered_by"])
+
+
+def _merge_into_new_wording(locked: Proposal, actor: AbstractBaseUser, answer: str, survivor: Fact, retired: Fact,
+                            now: datetime) -> AnswerOutcome:
+    """The model's wording becomes a new fact and both originals are superseded by it, word for word:
+    rewriting the survivor in place would lose its wording for good once the other fact is restored."""
+    merged = fact_create(server=locked.server, author=FactAuthor.staff(actor), key=survivor.key,
+                         content=locked.wording, scope=survivor.scope, member_id=survivor.member_id,
+                         confidence=survivor.confidence, importance=survivor.importance)
+    survivor = fact_retract(fact=survivor, reason=f"merged with #{retired.number} into #{merged.number}",
+                            superseded_by=merged)
+    retired = fact_retract(fact=retired, reason=f"merged with #{survivor.number} into #{merged.number}",
+                           superseded_by=merged)
+    _close_merge(locked, actor, answer, now)
+    audit_record(actor=actor, server=locked.server, action="proposal.merge",
+                 target_ids=[merged.number, survivor.number, retired.number], count=2,
+                 result=f"#{survivor.number} and #{retired.number} merged into new #{merged.number} "
+                        "(the consolidation model's wording)")
+    return AnswerOutcome(locked, f"Merged: #{survivor.number} and #{retired.number} now point to the new "
+                                 f"#{merged.number} in the proposed wording (restore either from the Retracted tab "
+                                 "if this was wrong).", survivor=merged, retired=retired, rewritten=survivor)
 
 
 @transaction.atomic

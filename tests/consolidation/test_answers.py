@@ -43,11 +43,76 @@ def test_merge_the_other_way_keeps_the_other_fact_word_for_word(planted, proposa
     assert language.superseded_by_id == lang.pk
 
 
-def test_a_merge_with_model_wording_rewrites_the_survivor(planted, proposals, owner):
-    Proposal.objects.filter(pk=proposals["duplicate"].pk).update(wording="The server speaks French.",
-                                                                wording_by_model=True)
-    proposal_answer(proposal=Proposal.objects.get(pk=proposals["duplicate"].pk), actor=owner, answer="merge_other_way")
-    assert fresh(planted["lang"]).content == "The server speaks French."
+def worded_by_model(proposal: Proposal, wording: str) -> Proposal:
+    Proposal.objects.filter(pk=proposal.pk).update(wording=wording, wording_by_model=True)
+    return Proposal.objects.get(pk=proposal.pk)
+
+
+def test_a_merge_in_the_models_wording_writes_a_new_fact_and_sets_both_originals_aside_word_for_word(
+        planted, proposals, owner):
+    language, lang = planted["language"], planted["lang"]
+    Fact.objects.filter(pk=lang.pk).update(scope="member", member_id="200000000000000042", importance=0.8)
+    proposal = worded_by_model(proposals["duplicate"], "The server speaks French.")
+    outcome = proposal_answer(proposal=proposal, actor=owner, answer="merge_other_way")
+    merged = Fact.objects.get(server=language.server, content="The server speaks French.")
+    # The new fact takes the survivor's (lang's) key, scope, member, confidence and importance.
+    assert (merged.key, merged.scope, merged.member_id, merged.confidence, merged.importance) == (
+        "lang", "member", "200000000000000042", 0.7, 0.8)
+    assert merged.retracted_at is None and merged.number not in (language.number, lang.number)
+    for original, wording in ((fresh(language), "The server's language is French."),
+                              (fresh(lang), "Server language: French")):
+        assert original.content == wording, "an original lost its wording"
+        assert original.retracted_at is not None and original.superseded_by_id == merged.pk
+    assert outcome.survivor.pk == merged.pk
+    assert f"#{merged.number}" in outcome.message and f"#{language.number}" in outcome.message
+    assert Proposal.objects.get(pk=proposal.pk).status == ProposalStatus.MERGED_OTHER_WAY
+    merge_row = AuditEntry.objects.get(action="proposal.merge")
+    assert sorted(merge_row.target_ids) == sorted([merged.number, language.number, lang.number])
+    assert merge_row.result == (f"#{lang.number} and #{language.number} merged into new #{merged.number} "
+                                "(the consolidation model's wording)")
+
+
+def test_both_originals_of_a_merge_in_the_models_wording_can_be_restored_from_the_memory_page(
+        planted, proposals, owner):
+    from django.urls import reverse
+
+    from tests.conftest import logged_in_client
+
+    language, lang = planted["language"], planted["lang"]
+    proposal_answer(proposal=worded_by_model(proposals["duplicate"], "The server speaks French."), actor=owner,
+                    answer="merge")
+    client = logged_in_client(owner)
+    for original in (language, lang):
+        response = client.post(reverse("memory:fact-restore", args=[language.server.guild_id, original.number]),
+                               headers={"HX-Request": "true"})
+        assert response.status_code == 200
+    assert set(Fact.objects.filter(server=language.server, retracted_at__isnull=True,
+                                   pk__in=[language.pk, lang.pk]).values_list("content", flat=True)) == {
+        "The server's language is French.", "Server language: French"}
+    # The merged fact is left alone, as with any restored supersession.
+    assert Fact.objects.get(content="The server speaks French.").retracted_at is None
+
+
+def test_a_model_wording_equal_to_the_survivors_keeps_the_survivor_and_writes_no_new_fact(planted, proposals, owner):
+    facts_before = Fact.objects.count()
+    proposal = worded_by_model(proposals["duplicate"], "The server's language is French.")
+    proposal_answer(proposal=proposal, actor=owner, answer="merge")
+    language, lang = fresh(planted["language"]), fresh(planted["lang"])
+    assert Fact.objects.count() == facts_before
+    assert language.retracted_at is None and lang.superseded_by_id == language.pk
+
+
+@pytest.mark.parametrize("changed", ["language", "lang"])
+def test_a_merge_in_the_models_wording_is_refused_when_either_fact_changed_since(planted, proposals, owner, changed):
+    fact = planted[changed]
+    fact_update(fact=fact, actor=owner, expected_version=fact.version, key=fact.key, content=fact.content + " Yes.",
+                confidence=fact.confidence)
+    facts_before = Fact.objects.count()
+    outcome = proposal_answer(proposal=worded_by_model(proposals["duplicate"], "The server speaks French."),
+                              actor=owner, answer="merge")
+    assert "changed since" in outcome.message and outcome.retired is None
+    assert Fact.objects.count() == facts_before and not Fact.objects.filter(retracted_at__isnull=False).exists()
+    assert Proposal.objects.get(pk=proposals["duplicate"].pk).status == ProposalStatus.OUT_OF_DATE
 
 
 def test_restore_brings_the_merged_fact_back(planted, proposals, owner):

@@ -109,6 +109,23 @@ def test_an_answer_over_htmx_returns_the_next_proposal_and_tells_the_page_to_rel
     assert Fact.objects.get(pk=duplicate.other_id).superseded_by_id == duplicate.keeper_id
 
 
+def test_a_merge_in_the_models_wording_is_shown_and_answered_as_a_new_fact_replacing_both(moderator, proposed):
+    server, duplicate, _ = proposed
+    Proposal.objects.filter(pk=duplicate.pk).update(wording="The server speaks French.", wording_by_model=True)
+    client = logged_in_client(moderator)
+    html = client.get(reverse("consolidation:review", args=[server.guild_id]), headers=HTMX).content.decode()
+    assert "Set aside for the new wording" in html and "a merge writes it as a new fact" in html
+    assert ">Stays<" not in html
+    response = client.post(reverse("consolidation:answer", args=[server.guild_id, duplicate.pk]),
+                           {"answer": "merge"}, headers=HTMX)
+    merged = Fact.objects.get(server=server, content="The server speaks French.")
+    keeper, other = Fact.objects.get(pk=duplicate.keeper_id), Fact.objects.get(pk=duplicate.other_id)
+    assert response.status_code == 200 and "memory-changed" in response["HX-Trigger"]
+    assert (f"Merged: #{keeper.number} and #{other.number} now point to the new #{merged.number}"
+            in response.content.decode())
+    assert keeper.superseded_by_id == other.superseded_by_id == merged.pk
+
+
 def test_merging_a_contradiction_over_htmx_is_409_and_changes_nothing(owner, proposed):
     server, _, _ = proposed
     contradiction = Proposal.objects.get(server=server, kind="contradiction")
