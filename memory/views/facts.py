@@ -18,7 +18,9 @@ from ..models import Fact
 from ..selectors import fact_by_number
 from ..services import FactAuthor, FactConflict, fact_create, fact_delete, fact_restore, fact_update
 
-FACTS_CHANGED = "facts-changed"  # client event: regions showing counts refresh themselves
+# Client event after a fact was added, deleted or restored: the fact list (its count, tabs and rows) reloads
+# itself once the answer is on the page (after the swap settles, so the row the user acted on is seen first).
+FACTS_CHANGED = "facts-changed"
 
 
 def _fact_or_404(server: Server, number: int) -> Fact:
@@ -56,7 +58,7 @@ def fact_create_view(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
             response = render(request, "memory/_fact_created.html",
                               {"fact": fact, "configurable_ids": {server.pk}, "server": server,
                                "form": FactCreateForm()})
-            return trigger_client_event(response, FACTS_CHANGED)
+            return trigger_client_event(response, FACTS_CHANGED, after="settle")
     response = render(request, "memory/_fact_create_form.html", {"form": form, "server": server}, status=422)
     return reswap(retarget(response, "#fact-create"), "outerHTML")
 
@@ -110,7 +112,7 @@ def fact_delete_view(request: HtmxHttpRequest, guild_id: str, number: int) -> Ht
     fact_delete(fact=fact, actor=request.user)
     if not request.htmx:
         return redirect(f"{reverse('memory:page')}?server={server.guild_id}")
-    return trigger_client_event(HttpResponse(""), FACTS_CHANGED)
+    return trigger_client_event(HttpResponse(""), FACTS_CHANGED, after="settle")
 
 
 @panel_login_required
@@ -122,4 +124,4 @@ def fact_restore_view(request: HtmxHttpRequest, guild_id: str, number: int) -> H
         fact_restore(fact=fact, actor=request.user)
     except ValidationError:
         pass  # already in force (restored by someone else): show it as it is
-    return trigger_client_event(_row(request, _fact_or_404(server, number), can_configure=True), FACTS_CHANGED)
+    return trigger_client_event(_row(request, _fact_or_404(server, number), can_configure=True), FACTS_CHANGED, after="settle")

@@ -66,6 +66,8 @@ def test_search_narrows_the_list_as_you_type(live_server, arcade, page):
 def test_owner_adds_edits_and_deletes_a_fact(live_server, arcade, page):
     log_in(page, live_server, "owner")
     open_memory(page, live_server)
+    facts_before = Fact.objects.filter(server=arcade, retracted_at__isnull=True).count()
+    expect(page.locator(".list-bar .count")).to_contain_text(f"{facts_before} facts")
     page.click("summary:has-text('Add a fact')")
     page.fill("#fact-create input[name=key]", "Meetup City")
     page.fill("#fact-create textarea[name=content]", "The yearly meetup is in Utrecht.")
@@ -75,6 +77,7 @@ def test_owner_adds_edits_and_deletes_a_fact(live_server, arcade, page):
     row.wait_for()
     assert row.locator(".fact-content").inner_text() == "The yearly meetup is in Utrecht."
     assert page.locator("#fact-create input[name=key]").input_value() == ""  # the form is ready for the next one
+    expect(page.locator(".list-bar .count")).to_contain_text(f"{facts_before + 1} facts")  # the count follows
 
     row.locator("button:has-text('Edit')").click()
     editing = page.locator("#fact-rows .fact.is-editing")
@@ -89,6 +92,7 @@ def test_owner_adds_edits_and_deletes_a_fact(live_server, arcade, page):
     page.locator("#fact-rows .fact.is-confirming button:has-text('Delete')").click()
     expect(page.locator("#fact-rows .fact", has_text="in June")).to_have_count(0)
     assert not Fact.objects.filter(server=arcade, key="meetup_city").exists()
+    expect(page.locator(".list-bar .count")).to_contain_text(f"{facts_before} facts")
 
 
 def test_a_secret_looking_content_shows_a_warning_while_typing(live_server, arcade, page):
@@ -112,7 +116,11 @@ def test_retracted_fact_appears_in_its_tab_and_restores_with_one_click(live_serv
     assert "moved to Sunday" in row.inner_text() and f"#{new.number}" in row.inner_text()
     screenshot(page, "memory-retracted-1280")
     row.locator("button:has-text('Restore')").click()
+    # Back in force with nothing else retracted: the list shows the facts in force again, counted, without tabs.
     page.wait_for_selector("#fact-rows .fact:not(.is-retracted):has-text('tournament_day')")
+    in_force = Fact.objects.filter(server=arcade, retracted_at__isnull=True).count()
+    expect(page.locator(".list-bar .count")).to_contain_text(f"{in_force} facts")
+    expect(page.locator(".tabs")).to_have_count(0)
     old.refresh_from_db()
     new.refresh_from_db()
     assert old.retracted_at is None and new.retracted_at is None

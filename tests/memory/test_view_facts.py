@@ -41,7 +41,7 @@ def test_adding_a_fact_answers_its_row_and_a_fresh_form_out_of_band(owner, serve
     assert 'hx-swap-oob="true"' in form[:form.index(">")]
     assert 'name="key" value=""' in form
     assert "The tournament is on Saturday." not in form
-    assert "facts-changed" in response["HX-Trigger"]
+    assert "facts-changed" in response["HX-Trigger-After-Settle"]
     assert "<html" not in page
 
 
@@ -190,7 +190,7 @@ def test_confirming_the_delete_removes_the_fact(owner, server):
                                             headers=HTMX)
     assert response.status_code == 200
     assert response.content == b""
-    assert "facts-changed" in response["HX-Trigger"]
+    assert "facts-changed" in response["HX-Trigger-After-Settle"]
     assert not Fact.objects.filter(pk=fact.pk).exists()
     assert AuditEntry.objects.filter(server=server, action="fact.delete", target_ids=[fact.number]).count() == 1
 
@@ -214,7 +214,7 @@ def test_restore_reopens_a_retracted_fact(owner, server):
     assert "is-retracted" not in page
     assert "moved to Saturday" not in page
     assert (stored.retracted_at, stored.retraction_reason, stored.version) == (None, "", 3)
-    assert "facts-changed" in response["HX-Trigger"]
+    assert "facts-changed" in response["HX-Trigger-After-Settle"]
 
 
 def test_a_missing_fact_number_is_404(owner, server):
