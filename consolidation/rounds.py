@@ -28,7 +28,7 @@ from config.queue import enqueue, enqueue_on_commit
 from memory.hints import looks_like_instructions
 from memory.llm import ModelError, chat_completion
 from memory.models import MemoryType, ModelEndpoint, ModelPurpose
-from memory.selectors import summary_text
+from memory.selectors import ai_settings_for_server, summary_text
 from teams.models import Server
 
 from .models import (
@@ -110,6 +110,9 @@ def round_queue(*, server: Server, trigger: str) -> ConsolidationRound:
     """Create a queued round and hand it to the worker once the row is committed."""
     from .tasks import run_round
 
+    if ai_settings_for_server(server).memory_type not in CONSOLIDATING_TYPES:
+        raise RoundNotQueued("Rounds run only under Consolidated and Semantic; what an earlier round proposed "
+                             "can still be answered.")
     try:
         with transaction.atomic():
             queued = ConsolidationRound.objects.create(server=server, trigger=trigger)

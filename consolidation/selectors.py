@@ -71,6 +71,12 @@ def pending_draft(server: Server) -> SummaryDraft | None:
     return SummaryDraft.objects.filter(server=server, status=DraftStatus.PENDING).first()
 
 
+def answers_waiting(server: Server) -> bool:
+    """A proposal or a summary draft of the server waits for an answer (whatever its memory type now)."""
+    return (Proposal.objects.filter(server=server, status=ProposalStatus.PENDING).exists()
+            or SummaryDraft.objects.filter(server=server, status=DraftStatus.PENDING).exists())
+
+
 
 
 def decided_pairs(server: Server) -> dict[tuple[int, int], tuple[int, int]]:

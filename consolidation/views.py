@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from memory.selectors import summary_current
+from memory.selectors import ai_settings_for_server, summary_current
 from teams.models import Server
 from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import (
@@ -25,7 +25,7 @@ from teams.permissions import (
 
 from .dry_run import consolidation_dry_run
 from .models import ConsolidationRound, Proposal, RoundTrigger, SummaryDraft
-from .rounds import RoundNotQueued, round_queue
+from .rounds import CONSOLIDATING_TYPES, RoundNotQueued, round_queue
 from .selectors import latest_round, open_round, pending_draft, pending_proposals, team_members_with_review
 from .services import proposal_answer, reviewer_set, summary_draft_answer
 
@@ -40,6 +40,8 @@ def _review_context(server: Server, user, message: str = "") -> dict:
         "summary": summary_current(server),
         "latest_round": latest_round(server),
         "round_in_progress": open_round(server) is not None,
+        # After a switch away, what an earlier round proposed is still answered here; no new round runs.
+        "consolidating": ai_settings_for_server(server).memory_type in CONSOLIDATING_TYPES,
         "can_review": can_review(user, server),
         "can_configure": can_configure(user, server),
         "message": message,

@@ -185,3 +185,61 @@ def test_the_dry_run_counts_pairs_with_real_examples(member, planted):
                                         headers=HTMX).content.decode()
     assert "propose 1 duplicate merges and 1 contradiction flags" in html
     assert "Server language: French" in html and "12 July" in html
+
+
+# After switching away from Consolidated ------------------------------------------------
+
+
+def memory_page(client, server) -> str:
+    return client.get(reverse("memory:page"), {"server": server.guild_id}).content.decode()
+
+
+def switch(server, owner, memory_type: str) -> None:
+    from memory.services import memory_type_set
+
+    memory_type_set(server=server, actor=owner, memory_type=memory_type)
+
+
+@pytest.mark.parametrize("memory_type", ["ranked", "classic"])
+def test_after_a_switch_away_waiting_proposals_stay_on_the_memory_page_where_the_badge_links(
+        owner, moderator, proposed, memory_type):
+    server, duplicate, _ = proposed
+    switch(server, owner, memory_type)
+    client = logged_in_client(moderator)
+    html = memory_page(client, server)
+    review_url = reverse("consolidation:review", args=[server.guild_id])
+    assert 'Proposals <span class="badge">2</span>' in html
+    assert f'href="{reverse("memory:page")}?server={server.guild_id}#consolidation"' in html
+    assert 'id="consolidation"' in html and f'hx-get="{review_url}"' in html
+    block = client.get(review_url, headers=HTMX).content.decode()
+    assert "no longer Consolidated or Semantic" in block and "Run a round now" not in block
+    assert "Merge the other way" in block and "Use draft" in block
+    response = client.post(reverse("consolidation:answer", args=[server.guild_id, duplicate.pk]),
+                           {"answer": "merge"}, headers=HTMX)
+    assert response.status_code == 200  # a merge is a supersession, fine under any type
+    assert Fact.objects.get(pk=duplicate.other_id).superseded_by_id == duplicate.keeper_id
+    assert 'Proposals <span class="badge">1</span>' in memory_page(client, server)
+
+
+def test_a_waiting_summary_draft_alone_keeps_the_block_until_it_is_answered(owner, proposed):
+    server, _, draft = proposed
+    client = logged_in_client(owner)
+    for proposal in Proposal.objects.filter(server=server, status=ProposalStatus.PENDING):
+        client.post(reverse("consolidation:answer", args=[server.guild_id, proposal.pk]), {"answer": "keep_both"},
+                    headers=HTMX)
+    switch(server, owner, "ledger")
+    html = memory_page(client, server)
+    assert 'id="consolidation"' in html and "Proposals <span" not in html
+    client.post(reverse("consolidation:draft-answer", args=[server.guild_id, draft.pk]), {"answer": "keep"},
+                headers=HTMX)
+    assert 'id="consolidation"' not in memory_page(client, server)
+
+
+def test_under_another_type_a_round_cannot_be_started(owner, proposed):
+    server, _, _ = proposed
+    switch(server, owner, "ranked")
+    response = logged_in_client(owner).post(reverse("consolidation:round-start", args=[server.guild_id]),
+                                            headers=HTMX)
+    assert response.status_code == 409 and "Rounds run only under Consolidated and Semantic" in \
+        response.content.decode()
+    assert ConsolidationRound.objects.filter(server=server).count() == 1
