@@ -32,7 +32,8 @@ def _fact_or_404(server: Server, number: int) -> Fact:
 
 def _row(request: HtmxHttpRequest, fact: Fact, *, can_configure: bool) -> HttpResponse:
     """The fact's row; a plain (non-HTMX) GET gets the fact's own page instead."""
-    context = {"fact": fact, "configurable_ids": {fact.server_id} if can_configure else set()}
+    # refocus: the row replaces the form or button that had the keyboard focus; its Edit button takes it.
+    context = {"fact": fact, "configurable_ids": {fact.server_id} if can_configure else set(), "refocus": True}
     if not request.htmx:
         context["replaced"] = fact.supersedes.select_related("server", "author_user").order_by("-retracted_at")
         return render(request, "memory/fact_page.html", context)

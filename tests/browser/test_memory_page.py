@@ -191,3 +191,15 @@ def test_the_ranked_dry_run_follows_a_sample_message_as_it_is_typed(live_server,
     expect(page.locator("#ranked-sample-slots table", has_text="Would win a slot")).to_contain_text("tournament_day")
     expect(page.locator("#ranked-sample-slots table", has_text="Would lose its slot")).to_contain_text("paul_birthday")
     screenshot(page, "memory-ranked-dry-run-1280")
+
+
+def test_the_keyboard_focus_follows_an_edit_from_button_to_field_and_back(live_server, arcade, page):
+    log_in(page, live_server, "owner")
+    open_memory(page, live_server)
+    row = page.locator("#fact-rows .fact", has_text="tournament_day")
+    row.locator("button:has-text('Edit')").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#fact-rows .fact.is-editing textarea[name=content]")).to_be_focused()
+    page.locator("#fact-rows .fact.is-editing button:has-text('Cancel')").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#fact-rows .fact", has_text="tournament_day").locator("button:has-text('Edit')")).to_be_focused()
