@@ -19,7 +19,9 @@ from .ranking import RELEVANCE_DEPTH, Weights, rank_top, relevance_by_position
 SEARCH_RESULT_LIMIT = 10
 RANK_CANDIDATES = 500
 # What the context and the API show of a fact; loading only these keeps building the context cheap.
-CONTEXT_FIELDS = ("id", "server_id", "number", "key", "content", "scope", "member_id", "confidence", "changed_at")
+# author_kind: the memory block quotes an instruction-like note only when the bot learned it (memory.prompt).
+CONTEXT_FIELDS = ("id", "server_id", "number", "key", "content", "scope", "member_id", "author_kind", "confidence",
+                  "changed_at")
 MAX_QUERY_WORDS = 12
 
 
@@ -87,7 +89,8 @@ class ContextChoice:
 
 # What the context needs of a ranked fact beyond what ranking reads anyway; ranking reads it in the same
 # round trip for the few facts it sends back (memory/ranking/top.py).
-_RANKED_COLUMNS = columns(Fact, "ranked_fact", ("server_id", "number", "key", "content", "scope", "member_id"))
+_RANKED_COLUMNS = columns(Fact, "ranked_fact", ("server_id", "number", "key", "content", "scope", "member_id",
+                                                  "author_kind"))
 _RANKED_ATTNAMES = ["id", *_RANKED_COLUMNS.attnames, "confidence", "changed_at"]
 
 
