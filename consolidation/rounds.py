@@ -5,10 +5,16 @@ lets the consolidation model confirm them and word the merges when one is config
 summary (model only), and writes proposals. It changes no fact and no summary: people answer the
 proposals (consolidation.services).
 
-Safety: the whole run is one transaction holding the round row (NOWAIT) and a per-server advisory
-lock, so two workers never run rounds of one server at once, and a worker killed half-way leaves
-nothing behind: the round is still queued and the redelivered task (acks_late) runs it from the start.
-A finished, refused or failed round is never run again, so running the task twice changes nothing.
+Safety: a round runs in two short transactions, each holding the round row and a per-server advisory
+lock, and asks the model between them, outside any transaction. The first refuses the round or reads
+the facts and chooses the pairs, and writes nothing else; the second waits for a wipe that may be
+running, locks the facts the pairs and the summary draft were drawn from, drops whatever was wiped,
+edited or retracted meanwhile, and writes the proposals and marks the round finished, all at once. So
+a wipe never waits for the model (only for a moment of database work), a round never proposes wiped
+facts, and a worker killed half-way leaves nothing behind: the round is still queued and the
+redelivered task (acks_late) runs it from the start. A finished, refused or failed round is never run
+again, so running the task twice changes nothing; two workers that both reach the model (a redelivery
+while the first is still asking) write once, since the second finds the round finished.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from django.utils import timezone
 from config.queue import enqueue, enqueue_on_commit
 from memory.hints import looks_like_instructions
 from memory.llm import ModelError, chat_completion
-from memory.models import MemoryType, ModelEndpoint, ModelPurpose
+from memory.models import Fact, MemoryType, ModelEndpoint, ModelPurpose
 from memory.selectors import ai_settings_for_server, summary_text
 from teams.models import Server
 
@@ -247,11 +253,15 @@ SUMMARY_PROMPT = (
 )
 
 
-def _draft_summary(endpoint: ModelEndpoint, server: Server, facts: list[PairingFact]) -> str:
+def _summary_sources(facts: list[PairingFact]) -> list[PairingFact]:
+    """The facts a summary draft is written from."""
     # Facts that read like orders to the bot never reach the summary, which the bot reads in full.
     usable = [fact for fact in facts if not looks_like_instructions(fact.content)]
-    chosen = sorted(usable, key=lambda fact: (fact.confidence, fact.changed_at), reverse=True)[:SUMMARY_FACTS]
-    listing = "\n".join(f"- {fact.key}: {fact.content}" for fact in chosen)
+    return sorted(usable, key=lambda fact: (fact.confidence, fact.changed_at), reverse=True)[:SUMMARY_FACTS]
+
+
+def _draft_summary(endpoint: ModelEndpoint, server: Server, sources: list[PairingFact]) -> str:
+    listing = "\n".join(f"- {fact.key}: {fact.content}" for fact in sources)
     current = summary_text(server) or "(none yet)"
     answer = chat_completion(endpoint, [
         {"role": "system", "content": SUMMARY_PROMPT.format(limit=SUMMARY_MAX_CHARACTERS)},
@@ -301,9 +311,10 @@ def _server_lock(server: Server) -> bool:
 
 
 def hold_rounds_off(server: Server) -> None:
-    """Inside a transaction: wait for a round of the server that is running now to end, and keep any other
-    from starting until the transaction ends (it takes the rounds' lock; a round that finds it taken is
-    retried later by its task). A server wipe holds it, so a round never proposes wiped facts again."""
+    """Inside a transaction: wait for a round's database work on the server to end (a moment: the model is
+    asked without the lock), and keep rounds from reading or writing until the transaction ends (a round
+    that finds the lock taken at its start is retried later by its task; one about to write waits, then
+    drops the pairs whose facts are gone). Wipes hold it, so a round never proposes wiped facts again."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [ADVISORY_LOCK_NAMESPACE, server.pk])
 
@@ -315,11 +326,34 @@ def discard_server_results(server: Server) -> int:
     return proposals + drafts
 
 
+@dataclass
+class _RoundPlan:
+    """What the first, short transaction of a round found: the pairs to propose, before the model is asked."""
+
+    round_id: int
+    server: Server
+    started: float  # perf_counter, for duration_ms
+    started_at: datetime
+    memory_mark: datetime | None
+    facts: list[PairingFact]
+    candidate_pairs: int
+    chosen: list[Pair]
+    endpoint: ModelEndpoint | None
+
+
 def round_run(round_id: int) -> ConsolidationRound | None:
     """Run a queued round to its end (finished or refused). Safe to call twice or concurrently."""
     try:
         with transaction.atomic():
-            return _round_run_locked(round_id)
+            plan = _round_plan(round_id)
+        if not isinstance(plan, _RoundPlan):
+            return plan
+        # The model is asked outside any transaction and without the server's round lock: a wipe clicked
+        # now goes ahead at once instead of waiting for up to 21 slow model calls.
+        review = _model_review(plan.endpoint, plan.chosen)
+        draft, draft_sources, draft_note = _summary_draft(plan)
+        with transaction.atomic():
+            return _round_write(plan, review, draft, draft_sources, draft_note)
     except ConsolidationRound.DoesNotExist:
         return None  # the server was deleted meanwhile
     except (DatabaseError, RoundBusy):
@@ -331,7 +365,8 @@ def round_run(round_id: int) -> ConsolidationRound | None:
         return ConsolidationRound.objects.filter(pk=round_id).first()
 
 
-def _round_run_locked(round_id: int) -> ConsolidationRound | None:
+def _round_plan(round_id: int) -> ConsolidationRound | _RoundPlan | None:
+    """First transaction: refuse, or read the facts and choose the pairs. It writes nothing unless it refuses."""
     round_ = _locked_round(round_id)
     if round_ is None or round_.status not in (RoundStatus.QUEUED, RoundStatus.RUNNING):
         return round_  # another worker runs it, or it already ran: nothing to do twice
@@ -340,43 +375,81 @@ def _round_run_locked(round_id: int) -> ConsolidationRound | None:
         raise RoundBusy(f"Another round of {server} holds its lock; the task retries this one later.")
     started = time.perf_counter()
     now = timezone.now()
-    round_.started_at = now
     refusal = refusal_reason(server, now)
     if refusal:
+        round_.started_at = now
         round_.status, round_.refusal, round_.finished_at = RoundStatus.REFUSED, refusal, timezone.now()
         round_.save(update_fields=["status", "refusal", "started_at", "finished_at"])
         return round_
-    round_.memory_mark = memory_mark(server)
+    mark = memory_mark(server)
     facts = pairing_facts(server)
     endpoint = ModelEndpoint.objects.filter(server=server, purpose=ModelPurpose.CONSOLIDATION).first()
-    pairs = _fresh_pairs(server, find_pairs(facts, semantic_neighbours(server), ask_about_neighbours=endpoint is not None))
+    pairs = _fresh_pairs(server, find_pairs(facts, semantic_neighbours(server),
+                                            ask_about_neighbours=endpoint is not None))
     chosen = ([pair for pair in pairs if pair.kind == ProposalKind.DUPLICATE][:MAX_DUPLICATES_PER_ROUND]
               + [pair for pair in pairs if pair.kind == ProposalKind.CONTRADICTION][:MAX_CONTRADICTIONS_PER_ROUND])
-    review = _model_review(endpoint, chosen)
+    return _RoundPlan(round_id=round_.pk, server=server, started=started, started_at=now, memory_mark=mark,
+                      facts=facts, candidate_pairs=len(pairs), chosen=chosen, endpoint=endpoint)
+
+
+def _summary_draft(plan: _RoundPlan) -> tuple[str, list[PairingFact], str]:
+    """The model's summary draft, the facts it was drafted from, and what to say about it."""
+    if plan.endpoint is None:
+        return "", [], " No summary draft either: drafting the summary needs a consolidation model."
+    sources = _summary_sources(plan.facts)
+    try:
+        return _draft_summary(plan.endpoint, plan.server, sources), sources, ""
+    except ModelError as error:
+        return "", [], f" The summary draft failed: {error}"
+
+
+def _unchanged(facts: list[PairingFact]) -> set[int]:
+    """Of these facts, the ids still in force at the version the round read. Locked until the round's
+    transaction ends, so none is edited, retracted or deleted between this check and the proposals."""
+    versions = dict(Fact.objects.select_for_update(no_key=True).filter(
+        pk__in=sorted({fact.id for fact in facts}), retracted_at__isnull=True).order_by("pk")
+        .values_list("pk", "version"))
+    return {fact.id for fact in facts if versions.get(fact.id) == fact.version}
+
+
+def _round_write(plan: _RoundPlan, review: ModelReview, draft: str, draft_sources: list[PairingFact],
+                 note_on_draft: str) -> ConsolidationRound | None:
+    """Second transaction: write what still holds. A pair whose fact was wiped, edited or retracted while
+    the model was asked is left for the next round, and so is a draft drawn from such a fact."""
+    server = plan.server
+    hold_rounds_off(server)  # a wipe running now is short: wait for it, then see what it left
+    # Waited for, not NOWAIT: another worker can only hold it for a moment (its first transaction then
+    # finds the server's lock taken and gives up with RoundBusy).
+    round_ = ConsolidationRound.objects.select_for_update().select_related("server").filter(pk=plan.round_id).first()
+    if round_ is None or round_.status not in (RoundStatus.QUEUED, RoundStatus.RUNNING):
+        return round_  # another worker finished it meanwhile (a redelivered task): its proposals stand
+    unchanged = _unchanged([fact for pair in review.pairs for fact in (pair.keeper, pair.other)] + draft_sources)
+    still = _fresh_pairs(server, [pair for pair in review.pairs
+                                  if pair.keeper.id in unchanged and pair.other.id in unchanged])
     Proposal.objects.bulk_create(
-        [_proposal(round_, pair, review.wordings.get((pair.keeper.id, pair.other.id))) for pair in review.pairs]
+        [_proposal(round_, pair, review.wordings.get((pair.keeper.id, pair.other.id))) for pair in still]
     )
     note = review.note
-    if endpoint is None:
-        note += " No summary draft either: drafting the summary needs a consolidation model."
-    else:
-        try:
-            draft = _draft_summary(endpoint, server, facts)
-        except ModelError as error:
-            draft = ""
-            note += f" The summary draft failed: {error}"
-        if draft:
-            SummaryDraft.objects.filter(server=server, status=DraftStatus.PENDING).update(status=DraftStatus.OUT_OF_DATE)
-            SummaryDraft.objects.create(server=server, round=round_, content=draft)
+    dropped = len(review.pairs) - len(still)
+    if dropped:
+        note += f" {dropped} pairs were left for the next round: a fact changed while the model was asked."
+    if draft and all(fact.id in unchanged for fact in draft_sources):
+        SummaryDraft.objects.filter(server=server, status=DraftStatus.PENDING).update(status=DraftStatus.OUT_OF_DATE)
+        SummaryDraft.objects.create(server=server, round=round_, content=draft)
+    elif draft:
+        note_on_draft = " No summary draft: facts it was drawn from changed while the model wrote it."
+    note += note_on_draft
     round_.status = RoundStatus.FINISHED
+    round_.started_at = plan.started_at
     round_.finished_at = timezone.now()
-    round_.facts_considered = len(facts)
-    round_.candidate_pairs = len(pairs)
-    round_.duplicates = sum(pair.kind == ProposalKind.DUPLICATE for pair in review.pairs)
-    round_.contradictions = sum(pair.kind == ProposalKind.CONTRADICTION for pair in review.pairs)
+    round_.memory_mark = plan.memory_mark
+    round_.facts_considered = len(plan.facts)
+    round_.candidate_pairs = plan.candidate_pairs
+    round_.duplicates = sum(pair.kind == ProposalKind.DUPLICATE for pair in still)
+    round_.contradictions = sum(pair.kind == ProposalKind.CONTRADICTION for pair in still)
     round_.model_used = review.used
     round_.model_note = note.strip()[:300]
-    round_.duration_ms = int((time.perf_counter() - started) * 1000)
+    round_.duration_ms = int((time.perf_counter() - plan.started) * 1000)
     round_.save()
     return round_
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from datetime import timedelta
 
 import pytest
@@ -15,10 +16,10 @@ from consolidation.models import ConsolidationRound, DraftStatus, Proposal, Prop
 from consolidation.rounds import refusal_reason, round_queue, round_run, round_trigger_for, schedule_rounds
 from memory.exchanges import IncomingMessage, exchange_open
 from memory.models import Fact, MemoryType, Summary
-from memory.services import fact_retract, fact_update, memory_type_set
+from memory.services import fact_retract, fact_update, memory_type_set, server_wipe
 from tests.conftest import long_ago
 from tests.factories import make_fact, make_server
-from tests.model_server import Status, answer
+from tests.model_server import Slow, Status, answer
 
 pytestmark = pytest.mark.django_db
 
@@ -271,6 +272,72 @@ def test_a_round_waits_while_another_connection_holds_the_servers_lock(planted):
     finally:
         holder.close()
     assert round_run(first.pk).status == RoundStatus.FINISHED
+
+
+def run_in_thread(round_id: int) -> tuple[threading.Thread, dict]:
+    outcome: dict = {}
+
+    def worker() -> None:
+        try:
+            outcome["round"] = round_run(round_id)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    return thread, outcome
+
+
+def wait_for_the_model_to_be_asked(model) -> None:
+    deadline = time.monotonic() + 10
+    while model.chat_calls < 1 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert model.chat_calls >= 1
+
+
+DUPLICATE_ANSWER = '{"class": "duplicate", "wording": "The server speaks French."}'
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_wipe_while_the_model_is_slow_goes_ahead_at_once_and_nothing_wiped_is_proposed(
+        planted, consolidation_model, owner):
+    server = planted["language"].server
+    consolidation_model.script = [Slow(3, answer(DUPLICATE_ANSWER)), answer('{"class": "contradiction"}'),
+                                  answer("A French server.")]
+    thread, outcome = run_in_thread(queued(server).pk)
+    wait_for_the_model_to_be_asked(consolidation_model)
+    started = time.monotonic()
+    wiped = server_wipe(server=server, actor=owner)
+    waited = time.monotonic() - started
+    thread.join(30)
+    assert waited < 1.5, f"the wipe waited {waited:.1f} s for the round's model call"
+    assert wiped.facts == len(planted)
+    finished = outcome["round"]
+    assert finished.status == RoundStatus.FINISHED and (finished.duplicates, finished.contradictions) == (0, 0)
+    assert "2 pairs were left for the next round" in finished.model_note
+    assert not Fact.objects.filter(server=server).exists()
+    assert not Proposal.objects.filter(server=server).exists()
+    assert not SummaryDraft.objects.filter(server=server).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_pair_whose_fact_is_edited_while_the_model_is_asked_is_left_for_the_next_round(
+        planted, consolidation_model, owner):
+    server = planted["language"].server
+    consolidation_model.script = [Slow(1.5, answer(DUPLICATE_ANSWER)), answer('{"class": "contradiction"}'),
+                                  answer("A French server.")]
+    thread, outcome = run_in_thread(queued(server).pk)
+    wait_for_the_model_to_be_asked(consolidation_model)
+    lang = planted["lang"]
+    fact_update(fact=lang, actor=owner, expected_version=lang.version, key="lang",
+                content="Server language: French and English", confidence=0.7)
+    thread.join(30)
+    finished = outcome["round"]
+    assert finished.status == RoundStatus.FINISHED and (finished.duplicates, finished.contradictions) == (0, 1)
+    assert pairs_of(server) == {("contradiction", frozenset({"cup_date"}))}
+    assert "1 pairs were left for the next round" in finished.model_note
+    # The draft was written from the old wording of #lang: it waits for the next round too.
+    assert not SummaryDraft.objects.filter(server=server).exists() and "No summary draft" in finished.model_note
 
 
 def test_summary_draft_replaces_an_older_waiting_draft(planted, consolidation_model, owner):
