@@ -118,6 +118,10 @@ def build_remember(*, key: object, content: object, scope: object = Scope.SERVER
         raise ValidationError({"content": "The content must be text of 1–1000 characters."})
     if scope not in Scope.values:
         raise ValidationError({"scope": "The scope must be 'server' or 'member'."})
+    if scope == Scope.SERVER and member_id not in (None, ""):
+        # Dropping it would turn a member's private detail into a fact for the whole server.
+        raise ValidationError({"member_id": "A server fact is about no member: leave member_id out, or set scope "
+                                            "to 'member'."})
     member = validate_member_id(member_id if isinstance(member_id, str) else "") if scope == Scope.MEMBER else ""
     return Remember(
         key=validate_key(key), content=validate_content(content), scope=scope, member_id=member,

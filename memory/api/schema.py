@@ -95,7 +95,10 @@ SCHEMAS = {
                 "key": {"type": "string", "minLength": 1, "maxLength": 64,
                         "description": "Lower-cased, spaces become _; then only a-z 0-9 _ . -"},
                 "content": {"type": "string", "minLength": 1, "maxLength": 1000},
-                "scope": {"enum": ["server", "member"]}, "member_id": NULLABLE_SNOWFLAKE,
+                "scope": {"enum": ["server", "member"],
+                          "description": "Default: 'member' when member_id is given, else 'server'."},
+                "member_id": {**NULLABLE_SNOWFLAKE,
+                              "description": "Whom a member fact is about; refused with scope 'server'."},
                 "importance": {"anyOf": [UNIT, {"type": "null"}]}, "confidence": UNIT}}}}},
     "ActionResult": {"type": "object", "additionalProperties": False, "required": ["op", "status"], "properties": {
         "op": {"enum": ["retract", "supersede", "remember", "search", "unknown"],

@@ -221,6 +221,14 @@ def test_remember_defaults_to_a_server_fact_with_full_confidence_and_no_importan
     assert (fact.scope, fact.member_id, fact.confidence, fact.importance) == ("server", "", 1.0, None)
 
 
+def test_remember_with_a_member_id_and_no_scope_is_a_fact_about_that_member(api, server):
+    exchange = open_exchange(api, server)
+    results = api.actions(exchange, remember=[{"key": "anna_address", "content": "Anna lives in Ghent.",
+                                               "member_id": "333"}])
+    fact = Fact.objects.get(server=server, number=results[0]["number"])
+    assert (fact.scope, fact.member_id) == ("member", "333")
+
+
 @pytest.mark.parametrize("where", ["write channels", "thread"])
 def test_remember_is_ignored_where_writing_is_not_allowed(api, server, two_facts, where):
     _, newer = two_facts
@@ -305,6 +313,8 @@ BAD_OPS = [
     ({"remember": [{"key": "k", "content": "c", "scope": "member"}]}, "remember[0].member_id", "1–20 digits"),
     ({"remember": [{"key": "k", "content": "c", "scope": "member", "member_id": "paul"}]},
      "remember[0].member_id", "1–20 digits"),
+    ({"remember": [{"key": "k", "content": "c", "scope": "server", "member_id": "333"}]}, "remember[0].member_id",
+     "scope to 'member'"),
     ({"remember": [{"key": "k", "content": "c", "importance": 1.5}]}, "remember[0].importance", "0 to 1"),
     ({"remember": [{"key": "k", "content": "c", "importance": -0.1}]}, "remember[0].importance", "0 to 1"),
     ({"remember": [{"key": "k", "content": "c", "importance": "high"}]}, "remember[0].importance", "0 to 1"),
