@@ -83,11 +83,13 @@ def parse_history(body: dict[str, Any]) -> list[HistoryMessage]:
         is_bot = item.get("is_bot", False)
         if not isinstance(is_bot, bool):
             raise ApiError(400, f"'{prefix}is_bot' must be true or false.", f"{prefix}is_bot")
-        history.append(HistoryMessage(
-            author_name=_text(item, "author_name", NAME_MAX_LENGTH, required=False, field=f"{prefix}author_name"),
-            content=_text(item, "content", MESSAGE_MAX_LENGTH, field=f"{prefix}content"),
-            is_bot=is_bot,
-        ))
+        if "content" not in item:
+            raise ApiError(400, f"'{prefix}content' must be text of 0–{MESSAGE_MAX_LENGTH} characters.",
+                           f"{prefix}content")
+        author_name = _text(item, "author_name", NAME_MAX_LENGTH, required=False, field=f"{prefix}author_name")
+        content = _text(item, "content", MESSAGE_MAX_LENGTH, required=False, field=f"{prefix}content")
+        if content.strip():  # a message of only an attachment or a sticker has no text: nothing to pass on
+            history.append(HistoryMessage(author_name=author_name, content=content, is_bot=is_bot))
     return history
 
 

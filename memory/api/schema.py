@@ -65,7 +65,9 @@ SCHEMAS = {
                                      "items": {"type": "object", "additionalProperties": False,
                                                "required": ["content"], "properties": {
                                                    "author_name": {"type": "string", "maxLength": 100},
-                                                   "content": {"type": "string", "minLength": 1, "maxLength": 4000},
+                                                   "content": {"type": "string", "maxLength": 4000,
+                                                               "description": "May be empty (an attachment or "
+                                                                              "a sticker): left out."},
                                                    "is_bot": {"type": "boolean"}}}}}},
     "Context": {"type": "object", "additionalProperties": False, "required": [
         "exchange", "memory_type", "read_allowed", "write_allowed", "can_search", "summary", "facts", "prompt"],

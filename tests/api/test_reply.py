@@ -98,9 +98,9 @@ BAD_FIELDS = [
     ({"history": "Paul: hi"}, "history", "at most 30"),
     ({"history": [{"content": "hi"}] * 31}, "history", "at most 30"),
     ({"history": ["hi"]}, "history[0]", "author_name, content and is_bot"),
-    ({"history": [{"author_name": "Anna"}]}, "history[0].content", "1–4000"),
-    ({"history": [{"content": ""}]}, "history[0].content", "1–4000"),
-    ({"history": [{"content": "x" * 4001}]}, "history[0].content", "1–4000"),
+    ({"history": [{"author_name": "Anna"}]}, "history[0].content", "0–4000"),
+    ({"history": [{"content": 5}]}, "history[0].content", "0–4000"),
+    ({"history": [{"content": "x" * 4001}]}, "history[0].content", "0–4000"),
     ({"history": [{"content": "hi", "author_name": "A" * 101}]}, "history[0].author_name", "0–100"),
     ({"history": [{"content": "hi"}, {"content": "hi", "is_bot": "yes"}]}, "history[1].is_bot", "true or false"),
     ({"channel_id": "general"}, "channel_id", "1–20 digits"),
@@ -142,3 +142,14 @@ def test_an_exchange_the_reply_endpoint_answered_refuses_a_later_search_and_acti
 
     assert memory_state() == state_before
     assert api.exchange(str(exchange.pk)) == record_before
+
+
+def test_history_messages_without_text_are_accepted_and_left_out_of_the_conversation(api, server, birthday, model):
+    model.script = [answer("Nice picture!")]
+    history = [{"author_name": "Anna", "content": "", "is_bot": False},  # an image only
+               {"author_name": "Anna", "content": "Look at this!", "is_bot": False}]
+    response = api.post(f"/servers/{server.guild_id}/reply", reply_body(history=history))
+
+    assert response.status_code == 200, response.content
+    sent = model.requests[-1]["body"]["messages"]
+    assert [message["content"] for message in sent[1:-1]] == ["Anna: Look at this!"]
