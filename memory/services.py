@@ -316,8 +316,9 @@ def _delete_exchanges(exchanges: models.QuerySet[Exchange]) -> int:
 def server_wipe(*, server: Server, actor: AbstractBaseUser) -> WipeResult:
     """Delete everything remembered about the server, now and irreversibly; one audit row.
 
-    A consolidation round running now is waited for and its proposals and summary draft deleted with
-    the rest (they quote the facts); none starts until the wipe is done, and one after it finds nothing."""
+    A consolidation round writing its results now is waited for (a moment of database work: its model calls
+    hold no lock), and its proposals and summary draft go with the rest (they quote the facts); a round
+    asking its model meanwhile drops what the wipe removed when it writes."""
     from consolidation.rounds import discard_server_results, hold_rounds_off  # consolidation imports memory
 
     hold_rounds_off(server)
@@ -360,7 +361,7 @@ def member_wipe(*, server: Server, actor: AbstractBaseUser, member_id: str) -> W
     facts are untouched, and their exchanges keep what they were shown without the wiped facts' words.
 
     Consolidation proposals that quote a wiped fact go too, and so does a summary draft not yet answered
-    (drafted from facts that may include theirs); a round running now is waited for, as for a server wipe."""
+    (drafted from facts that may include theirs); rounds are held off as for a server wipe."""
     from consolidation.models import DraftStatus, Proposal, SummaryDraft  # consolidation imports memory
     from consolidation.rounds import hold_rounds_off
 
@@ -547,6 +548,11 @@ def model_endpoint_set(
         server=server, purpose=purpose
     )
     base_url = base_url.strip()
+    key_unchanged = api_key is None or (api_key == "" and not endpoint.api_key_encrypted)
+    if endpoint.pk and (endpoint.base_url, endpoint.model_name) == (base_url, model_name.strip()) and key_unchanged:
+        # The settings page saves every endpoint it shows: one left as it was is not a change (no audit row,
+        # and under Semantic no catch-up round that would put searches back on words until it ends).
+        return endpoint
     if endpoint.pk and endpoint.base_url != base_url and api_key is None and endpoint.api_key_encrypted:
         # A stored key is never sent to a new address it was not entered for: pointing the endpoint
         # elsewhere would otherwise hand the key to whoever runs that address.

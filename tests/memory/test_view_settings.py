@@ -142,3 +142,22 @@ def test_an_endpoint_without_a_model_name_is_refused_beside_the_field(owner, ser
     assert response.status_code == 422
     assert "Name the model this endpoint should use." in response.content.decode()
     assert not ModelEndpoint.objects.filter(server=server).exists()
+
+
+def test_saving_the_page_with_an_endpoint_left_as_it_was_changes_nothing_about_it(owner, server, reply_endpoint):
+    from memory.models import AISettings, EmbeddingRound, MemoryType
+    from memory.services import memory_type_set
+
+    memory_type_set(server=server, actor=owner, memory_type=MemoryType.SEMANTIC)
+    EmbeddingRound.objects.filter(server=server).update(status="finished")
+    rounds, audit_rows = EmbeddingRound.objects.count(), AuditEntry.objects.filter(action="model_endpoint.set").count()
+
+    response = logged_in_client(owner).post(settings_url(server), settings_form(
+        max_injected_items="12", **{"reply-base_url": ENDPOINT_URL, "reply-model_name": "llama3", "reply-api_key": ""}))
+
+    assert response.status_code == 302
+    assert AISettings.objects.get(server=server).max_injected_items == 12
+    assert EmbeddingRound.objects.count() == rounds  # no catch-up round: searches keep their meaning
+    assert AuditEntry.objects.filter(action="model_endpoint.set").count() == audit_rows
+    stored = ModelEndpoint.objects.get(pk=reply_endpoint.pk)
+    assert decrypt_secret(stored.api_key_encrypted) == SECRET and stored.changed_at == reply_endpoint.changed_at
