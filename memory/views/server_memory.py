@@ -8,6 +8,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
+from django_htmx.http import HttpResponseLocation
 
 from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_configurer, server_for_viewer
@@ -72,7 +73,12 @@ def memory_type_view(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
             memory_type_set(server=server, actor=request.user, memory_type=request.POST.get("memory_type", ""))
         except ValidationError as refused:
             error = " ".join(refused.messages)
-        if not error and not request.htmx:
+        if not error and request.htmx:
+            # The type decides more of the page than its own block (the embedding progress, the consolidation
+            # block): the memory page is drawn again in place, scrolled back to the type.
+            return HttpResponseLocation(_memory_url(server.guild_id), target="#memory-page", select="#memory-page",
+                                        swap="outerHTML show:#memory-type:top")
+        if not error:
             return redirect(_memory_url(server.guild_id))
     current = ai_settings_for_server(server).memory_type
     context = {

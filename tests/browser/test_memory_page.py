@@ -202,4 +202,17 @@ def test_the_keyboard_focus_follows_an_edit_from_button_to_field_and_back(live_s
     expect(page.locator("#fact-rows .fact.is-editing textarea[name=content]")).to_be_focused()
     page.locator("#fact-rows .fact.is-editing button:has-text('Cancel')").focus()
     page.keyboard.press("Enter")
-    expect(page.locator("#fact-rows .fact", has_text="tournament_day").locator("button:has-text('Edit')")).to_be_focused()
+    row = page.locator("#fact-rows .fact", has_text="tournament_day")
+    expect(row.locator("button:has-text('Edit')")).to_be_focused()
+
+
+def test_choosing_consolidated_shows_its_block_without_a_reload(live_server, arcade, page):
+    log_in(page, live_server, "owner")
+    open_memory(page, live_server)
+    assert page.locator("#consolidation").count() == 0
+    page.click("button:has-text('Compare the six types')")
+    page.wait_for_selector(".type-card")
+    page.click("#type-consolidated button:has-text('Choose Consolidated')")
+    page.wait_for_selector(".scale-step.is-current:has-text('Consolidated')")
+    expect(page.locator("#consolidation")).to_have_count(1)  # the page was drawn again around the new type
+    expect(page.locator(".type-card")).to_have_count(0)  # the comparison closed, the type is in view

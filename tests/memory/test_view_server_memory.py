@@ -65,13 +65,17 @@ def test_choosing_ledger_saves_it_and_returns_to_the_memory_page(owner, server):
     assert ai_settings_for_server(server).memory_type == "ledger"
 
 
-def test_choosing_ledger_with_htmx_answers_the_memory_type_block(owner, server):
+def test_choosing_ledger_with_htmx_redraws_the_memory_page_in_place_at_the_type(owner, server):
+    import json
+
     response = logged_in_client(owner).post(reverse("memory:memory-type", args=[server.guild_id]),
                                             {"memory_type": "ledger"}, headers=HTMX)
-    page = response.content.decode()
     assert response.status_code == 200
-    assert "<html" not in page
-    assert "Memory type: Ledger" in page
+    assert json.loads(response["HX-Location"]) == {
+        "path": memory_page_of(server), "target": "#memory-page", "select": "#memory-page",
+        "swap": "outerHTML show:#memory-type:top"}
+    assert ai_settings_for_server(server).memory_type == "ledger"
+    assert "Memory type: Ledger" in logged_in_client(owner).get(memory_page_of(server)).content.decode()
 
 
 @pytest.fixture
