@@ -88,8 +88,9 @@ def throttle(bot_token: BotToken) -> None:
         return
     if count > limit:
         retry_after = max(1, 60 - int(now % 60))
-        raise ApiError(429, f"This bot token sent more than {limit} requests this minute; try again in "
-                            f"{retry_after} seconds.", headers={"Retry-After": str(retry_after)})
+        raise ApiError(429, f"This bot token sent more than {limit} request{'s' if limit != 1 else ''} this minute; "
+                            f"try again in {retry_after} second{'s' if retry_after != 1 else ''}.",
+                       headers={"Retry-After": str(retry_after)})
 
 
 def json_body(request: HttpRequest) -> dict[str, Any]:

@@ -1,6 +1,23 @@
-from django.urls import path, re_path
+import uuid
+
+from django.urls import path, re_path, register_converter
 
 from . import views
+
+
+class AnyCaseUUIDConverter:
+    """A UUID as the schema's `format: uuid` allows it: in lower or upper case (Django's own takes lower only)."""
+
+    regex = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+
+    def to_python(self, value: str) -> uuid.UUID:
+        return uuid.UUID(value)
+
+    def to_url(self, value) -> str:
+        return str(value)
+
+
+register_converter(AnyCaseUUIDConverter, "any_case_uuid")
 
 app_name = "api"
 
@@ -10,9 +27,9 @@ urlpatterns = [
     path("servers/<str:guild_id>", views.server_detail, name="server-detail"),
     path("servers/<str:guild_id>/context", views.context, name="context"),
     path("servers/<str:guild_id>/reply", views.reply, name="reply"),
-    path("exchanges/<uuid:exchange>", views.exchange_detail, name="exchange"),
-    path("exchanges/<uuid:exchange>/search", views.search, name="search"),
-    path("exchanges/<uuid:exchange>/actions", views.actions, name="actions"),
+    path("exchanges/<any_case_uuid:exchange>", views.exchange_detail, name="exchange"),
+    path("exchanges/<any_case_uuid:exchange>/search", views.search, name="search"),
+    path("exchanges/<any_case_uuid:exchange>/actions", views.actions, name="actions"),
     # Anything else under /api/v1/ answers a JSON 404, never the HTML error page.
     re_path(r"^(?P<unmatched>.*)$", views.not_found, name="not-found"),
 ]

@@ -79,6 +79,10 @@ def test_reading_an_exchange_changes_nothing(api, exchange):
     assert memory_state() == before
 
 
+def test_an_exchange_id_in_capitals_finds_the_same_exchange(api, exchange):
+    assert api.exchange(str(exchange.pk).upper())["exchange"] == str(exchange.pk)
+
+
 def test_a_missing_exchange_answers_404(api, exchange):
     assert_error(api.get("/exchanges/5f0c3d1e-0000-4000-8000-000000000000"), 404, None)
 
