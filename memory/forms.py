@@ -49,7 +49,8 @@ class FactEditForm(forms.Form):
 class SummaryForm(forms.Form):
     content = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), required=False,
                               max_length=SUMMARY_MAX_LENGTH,
-                              error_messages={"max_length": f"Keep the summary to at most {SUMMARY_MAX_LENGTH} characters."})
+                              error_messages={"max_length": f"Keep the summary to at most {SUMMARY_MAX_LENGTH} "
+                                                            "characters."})
 
 
 class WipeForm(forms.Form):
@@ -110,6 +111,27 @@ class AISettingsForm(forms.Form):
     @staticmethod
     def split_ids(raw: str) -> tuple[str, ...]:
         return tuple(part for part in raw.replace(",", " ").split() if part)
+
+    def clean(self):
+        """The service's own checks, beside each field and together with every other error of the page (an
+        endpoint form that is wrong too must not hide these until it is corrected)."""
+        from .services import ChannelRule, ai_settings_problems
+
+        cleaned = super().clean()
+        if any(name in self.errors for name in ("max_injected_items", "weight_recency", "weight_importance",
+                                                 "weight_relevance", "remember_limit_per_hour")):
+            return cleaned  # not numbers at all: Django's own messages say so
+        problems = ai_settings_problems(
+            max_injected_items=cleaned.get("max_injected_items"), weight_recency=cleaned.get("weight_recency"),
+            weight_importance=cleaned.get("weight_importance"), weight_relevance=cleaned.get("weight_relevance"),
+            read=ChannelRule(True, self.split_ids(cleaned.get("read_channel_ids", ""))),
+            write=ChannelRule(True, self.split_ids(cleaned.get("write_channel_ids", ""))),
+            reply_channel_ids=self.split_ids(cleaned.get("reply_channel_ids", "")),
+            embedding_provider=cleaned.get("embedding_provider") or None,
+            remember_limit_per_hour=cleaned.get("remember_limit_per_hour"))
+        for field, message in problems.items():
+            self.add_error(field, message)
+        return cleaned
 
 
 class ModelEndpointForm(forms.Form):

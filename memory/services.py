@@ -452,23 +452,20 @@ class ChannelRule:
     channel_ids: tuple[str, ...] = ()
 
 
-@transaction.atomic
-def ai_settings_update(
+def ai_settings_problems(
     *,
-    server: Server,
-    actor: AbstractBaseUser,
-    max_injected_items: int,
-    weight_recency: float,
-    weight_importance: float,
-    weight_relevance: float,
+    max_injected_items: object,
+    weight_recency: object,
+    weight_importance: object,
+    weight_relevance: object,
     read: ChannelRule,
     write: ChannelRule,
-    include_threads: bool,
     reply_channel_ids: tuple[str, ...] | None = None,
     embedding_provider: str | None = None,
-    remember_limit_per_hour: int | None = None,
-) -> AISettings:
-    """Validate every field (messages name the allowed range) and save them together."""
+    remember_limit_per_hour: object = None,
+) -> dict[str, str]:
+    """What is wrong with these settings, by field, in sentences that name the allowed range (empty: nothing).
+    The settings page shows them beside its fields together with its other errors; ai_settings_update refuses."""
     errors: dict[str, str] = {}
     low, high = AISettings.MAX_INJECTED_RANGE
     if isinstance(max_injected_items, bool) or not isinstance(max_injected_items, int) or not (
@@ -497,6 +494,30 @@ def ai_settings_update(
         errors["remember_limit_per_hour"] = f"The remember limit must be a whole number from {r_low} to {r_high}."
     if embedding_provider is not None and embedding_provider not in EmbeddingProviderChoice.values:
         errors["embedding_provider"] = "Choose local, endpoint or none for embeddings."
+    return errors
+
+
+@transaction.atomic
+def ai_settings_update(
+    *,
+    server: Server,
+    actor: AbstractBaseUser,
+    max_injected_items: int,
+    weight_recency: float,
+    weight_importance: float,
+    weight_relevance: float,
+    read: ChannelRule,
+    write: ChannelRule,
+    include_threads: bool,
+    reply_channel_ids: tuple[str, ...] | None = None,
+    embedding_provider: str | None = None,
+    remember_limit_per_hour: int | None = None,
+) -> AISettings:
+    """Validate every field (ai_settings_problems) and save them together."""
+    errors = ai_settings_problems(
+        max_injected_items=max_injected_items, weight_recency=weight_recency, weight_importance=weight_importance,
+        weight_relevance=weight_relevance, read=read, write=write, reply_channel_ids=reply_channel_ids,
+        embedding_provider=embedding_provider, remember_limit_per_hour=remember_limit_per_hour)
     if errors:
         raise ValidationError(errors)
 

@@ -58,6 +58,7 @@ def ai_settings_page(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
         "active_profile": profile_for(ai_settings.memory_type),
         "ai_settings": ai_settings,
         "channels": channel_names(server),
+        "endpoints_invalid": any(f.errors for _, _, f, _ in endpoint_forms),
     }, status=422 if form.errors or any(f.errors for _, _, f, _ in endpoint_forms) else 200)
 
 

@@ -161,3 +161,18 @@ def test_saving_the_page_with_an_endpoint_left_as_it_was_changes_nothing_about_i
     assert AuditEntry.objects.filter(action="model_endpoint.set").count() == audit_rows
     stored = ModelEndpoint.objects.get(pk=reply_endpoint.pk)
     assert decrypt_secret(stored.api_key_encrypted) == SECRET and stored.changed_at == reply_endpoint.changed_at
+
+
+def test_every_error_of_the_page_shows_at_once_with_a_line_at_the_top(owner, server):
+    response = logged_in_client(owner).post(settings_url(server), settings_form(
+        max_injected_items="5000", weight_recency="-1", read_all_channels="", read_channel_ids="general",
+        **{"reply-base_url": "not a url", "reply-model_name": "llama3"}))
+
+    page = response.content.decode()
+    assert response.status_code == 422
+    assert "Nothing was saved: correct the fields marked below." in page
+    for sentence in ("Maximum injected memory items must be a whole number from 1 to 1000.",
+                     "Each ranking weight must be a number from 0 to 10.",
+                     "Channel ids are numbers of 1–20 digits; not valid: general.", "Enter a valid URL."):
+        assert sentence in page, sentence
+    assert ai_settings_for_server(server).max_injected_items == 20
