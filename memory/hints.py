@@ -9,7 +9,7 @@ from .models import CONTENT_MAX_LENGTH
 
 SHORT_ENOUGH = 200
 
-# Shapes of credentials that should never become bot memory.
+# Shapes of credentials and private data that should never become bot memory.
 SECRET_PATTERNS = [
     (re.compile(r"\bsk-[A-Za-z0-9_-]{16,}"), "an API key"),
     (re.compile(r"\b(?:ghp|gho|ghs|github_pat)_[A-Za-z0-9_]{20,}"), "a GitHub token"),
@@ -21,6 +21,10 @@ SECRET_PATTERNS = [
      "a password"),
     (re.compile(r"\b(?:api[_ -]?key|secret|token)\b\s*(?:is|:|=)\s*\S{8,}", re.I), "a secret"),
     (re.compile(r"\b(?:\d[ -]?){13,19}\b"), "a card number"),
+    # Private data about someone: the panel warns (SPEC: "secrets, passwords, tokens or private data").
+    (re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b"), "an email address"),
+    # International (+31 6 1234 5678) or national with a leading 0 (06-12345678); not dates or times.
+    (re.compile(r"(?<![\w+])(?:\+\d[\d ()-]{7,}\d|0\d{1,4}[ -]?\d{3,}(?:[ -]?\d{2,})*)\b"), "a phone number"),
 ]
 
 
