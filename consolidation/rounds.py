@@ -432,7 +432,8 @@ def _round_write(plan: _RoundPlan, review: ModelReview, draft: str, draft_source
     note = review.note
     dropped = len(review.pairs) - len(still)
     if dropped:
-        note += f" {dropped} pairs were left for the next round: a fact changed while the model was asked."
+        pairs = "1 pair was" if dropped == 1 else f"{dropped} pairs were"
+        note += f" {pairs} left for the next round: a fact changed while the model was asked."
     if draft and all(fact.id in unchanged for fact in draft_sources):
         SummaryDraft.objects.filter(server=server, status=DraftStatus.PENDING).update(status=DraftStatus.OUT_OF_DATE)
         SummaryDraft.objects.create(server=server, round=round_, content=draft)

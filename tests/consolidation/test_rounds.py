@@ -298,14 +298,20 @@ def wait_for_the_model_to_be_asked(model) -> None:
 DUPLICATE_ANSWER = '{"class": "duplicate", "wording": "The server speaks French."}'
 
 
+def round_with_a_slow_first_answer(server, model, seconds: float):
+    """A round in a thread whose first model answer takes `seconds`; returns once the model is asked."""
+    model.script = [Slow(seconds, answer(DUPLICATE_ANSWER)), answer('{"class": "contradiction"}'),
+                    answer("A French server.")]
+    thread, outcome = run_in_thread(queued(server).pk)
+    wait_for_the_model_to_be_asked(model)
+    return thread, outcome
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_wipe_while_the_model_is_slow_goes_ahead_at_once_and_nothing_wiped_is_proposed(
         planted, consolidation_model, owner):
     server = planted["language"].server
-    consolidation_model.script = [Slow(3, answer(DUPLICATE_ANSWER)), answer('{"class": "contradiction"}'),
-                                  answer("A French server.")]
-    thread, outcome = run_in_thread(queued(server).pk)
-    wait_for_the_model_to_be_asked(consolidation_model)
+    thread, outcome = round_with_a_slow_first_answer(server, consolidation_model, 3)
     started = time.monotonic()
     wiped = server_wipe(server=server, actor=owner)
     waited = time.monotonic() - started
@@ -324,10 +330,7 @@ def test_a_wipe_while_the_model_is_slow_goes_ahead_at_once_and_nothing_wiped_is_
 def test_a_pair_whose_fact_is_edited_while_the_model_is_asked_is_left_for_the_next_round(
         planted, consolidation_model, owner):
     server = planted["language"].server
-    consolidation_model.script = [Slow(1.5, answer(DUPLICATE_ANSWER)), answer('{"class": "contradiction"}'),
-                                  answer("A French server.")]
-    thread, outcome = run_in_thread(queued(server).pk)
-    wait_for_the_model_to_be_asked(consolidation_model)
+    thread, outcome = round_with_a_slow_first_answer(server, consolidation_model, 1.5)
     lang = planted["lang"]
     fact_update(fact=lang, actor=owner, expected_version=lang.version, key="lang",
                 content="Server language: French and English", confidence=0.7)
@@ -335,7 +338,7 @@ def test_a_pair_whose_fact_is_edited_while_the_model_is_asked_is_left_for_the_ne
     finished = outcome["round"]
     assert finished.status == RoundStatus.FINISHED and (finished.duplicates, finished.contradictions) == (0, 1)
     assert pairs_of(server) == {("contradiction", frozenset({"cup_date"}))}
-    assert "1 pairs were left for the next round" in finished.model_note
+    assert "1 pair was left for the next round" in finished.model_note
     # The draft was written from the old wording of #lang: it waits for the next round too.
     assert not SummaryDraft.objects.filter(server=server).exists() and "No summary draft" in finished.model_note
 
