@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -26,7 +27,14 @@ from teams.permissions import (
 from .dry_run import consolidation_dry_run
 from .models import ConsolidationRound, Proposal, RoundTrigger, SummaryDraft
 from .rounds import CONSOLIDATING_TYPES, RoundNotQueued, round_queue
-from .selectors import latest_round, open_round, pending_draft, pending_proposals, team_members_with_review
+from .selectors import (
+    latest_round,
+    open_round,
+    pending_draft,
+    pending_proposals,
+    pending_summary_for,
+    team_members_with_review,
+)
 from .services import proposal_answer, reviewer_set, summary_draft_answer
 
 
@@ -64,6 +72,9 @@ def _review_response(request: HtmxHttpRequest, server: Server, message: str = ""
                       status=status)
     if changed:  # the fact list and the summary on the page reload themselves (hx-trigger from:body)
         response["HX-Trigger"] = json.dumps({"memory-changed": True})
+    # The navigation's count of waiting proposals, redrawn out of band: an answer may have lowered it.
+    response.content += render_to_string("_proposals_nav.html", {
+        "waiting_proposals": pending_summary_for(request.user), "oob": True}, request).encode()
     return response
 
 

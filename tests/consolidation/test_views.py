@@ -179,6 +179,16 @@ def test_the_navigation_badge_counts_waiting_proposals_for_reviewers_only(owner,
         assert ('Proposals <span class="badge">2</span>' in html) is shown
 
 
+def test_answering_a_proposal_redraws_the_navigation_badge_with_what_still_waits(owner, proposed):
+    server, duplicate, _ = proposed
+    response = logged_in_client(owner).post(reverse("consolidation:answer", args=[server.guild_id, duplicate.pk]),
+                                            {"answer": "keep_both"}, headers=HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    badge = html[html.index('<span id="proposals-nav"'):]
+    assert 'hx-swap-oob="true"' in badge[:120] and 'Proposals <span class="badge">1</span>' in badge
+
+
 def test_the_dry_run_counts_pairs_with_real_examples(member, planted):
     server = planted["language"].server
     html = logged_in_client(member).get(reverse("consolidation:dry-run", args=[server.guild_id]),
