@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from guardian.shortcuts import assign_perm, remove_perm
 
-from memory.models import Fact
+from memory.models import AuthorKind, Fact
 from memory.services import FactAuthor, fact_create, fact_retract, summary_set
 from teams.models import Membership, Server
 from teams.services import audit_record
@@ -103,11 +103,19 @@ def _close_merge(locked: Proposal, actor: AbstractBaseUser, answer: str, now: da
     locked.save(update_fields=["status", "answered_at", "answered_by"])
 
 
+def _merged_author(actor: AbstractBaseUser, *originals: Fact) -> FactAuthor:
+    """Who the merged wording counts as written by: the bot and the member it learned from when either
+    original was learned from a member, so the new fact stays quoted data for the model (memory.prompt) and
+    goes with that member's wipe; the moderator only when both were staff notes (the audit row names them)."""
+    learned = next((fact for fact in originals if fact.author_kind == AuthorKind.BOT), None)
+    return FactAuthor.bot(learned.learned_from_member_id) if learned else FactAuthor.staff(actor)
+
+
 def _merge_into_new_wording(locked: Proposal, actor: AbstractBaseUser, answer: str, survivor: Fact, retired: Fact,
                             now: datetime) -> AnswerOutcome:
     """The model's wording becomes a new fact and both originals are superseded by it, word for word:
     rewriting the survivor in place would lose its wording for good once the other fact is restored."""
-    merged = fact_create(server=locked.server, author=FactAuthor.staff(actor), key=survivor.key,
+    merged = fact_create(server=locked.server, author=_merged_author(actor, survivor, retired), key=survivor.key,
                          content=locked.wording, scope=survivor.scope, member_id=survivor.member_id,
                          confidence=survivor.confidence, importance=survivor.importance)
     survivor = fact_retract(fact=survivor, reason=f"merged with #{retired.number} into #{merged.number}",

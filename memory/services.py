@@ -346,11 +346,14 @@ def _redact_wiped_facts_in_exchanges(server: Server, numbers: list[int]) -> int:
         cursor.execute(
             r"""
             UPDATE memory_exchange
-            SET memory_block = regexp_replace(memory_block, '^\[#(' || array_to_string(%s::int[], '|') || ')\] .*',
-                                              '[#\1] (deleted by a member wipe)', 'gn')
-            WHERE server_id = %s AND (shown_numbers && %s::int[] OR found_numbers && %s::int[])
+            SET memory_block = regexp_replace(
+                memory_block,
+                '^\[#(' || array_to_string(ARRAY(SELECT unnest(shown_numbers) INTERSECT SELECT unnest(%s::int[])),
+                                            '|') || ')\] .*',
+                '[#\1] (deleted by a member wipe)', 'gn')
+            WHERE server_id = %s AND shown_numbers && %s::int[]
             """,
-            [numbers, server.pk, numbers, numbers],
+            [numbers, server.pk, numbers],
         )
         return cursor.rowcount
 
@@ -374,7 +377,6 @@ def member_wipe(*, server: Server, actor: AbstractBaseUser, member_id: str) -> W
     Fact.objects.filter(superseded_by__in=about_member).exclude(pk__in=about_member).update(superseded_by=None)
     quoting = models.Q(keeper__in=about_member) | models.Q(other__in=about_member)
     proposals, _ = Proposal.objects.filter(quoting).delete()
-    drafts, _ = SummaryDraft.objects.filter(server=server, status=DraftStatus.PENDING).delete()
     with _permit_fact_deletes("member wipe"), connection.cursor() as cursor:
         cursor.execute(
             "DELETE FROM memory_fact WHERE server_id = %s AND (member_id = %s OR learned_from_member_id = %s)"
@@ -382,6 +384,7 @@ def member_wipe(*, server: Server, actor: AbstractBaseUser, member_id: str) -> W
             [server.pk, member_id, member_id],
         )
         numbers = [row[0] for row in cursor.fetchall()]
+    drafts = SummaryDraft.objects.filter(server=server, status=DraftStatus.PENDING).delete()[0] if numbers else 0
     exchanges = _delete_exchanges(Exchange.objects.filter(server=server, author_id=member_id))
     redacted = _redact_wiped_facts_in_exchanges(server, numbers)
     facts = len(numbers)

@@ -64,6 +64,9 @@ def _parsed(row: dict, fields: Iterable[str]) -> dict:
 @transaction.atomic
 def import_lines(server: Server, lines: Iterable[str], actor: AbstractBaseUser | None = None) -> dict[str, int]:
     """Load an export into a server that holds no facts or summaries yet; all or nothing."""
+    # The counter row first: a fact written meanwhile (the bot's remember) waits for the import and then gets
+    # a number after the imported ones, instead of taking one of them.
+    counter, _ = FactCounter.objects.select_for_update().get_or_create(server=server, defaults={"last_number": 0})
     if Fact.objects.filter(server=server).exists() or Summary.objects.filter(server=server).exists():
         raise ValidationError("This server already has memory; import only into a server without facts or summary "
                               "(wipe it first).")
@@ -95,7 +98,6 @@ def import_lines(server: Server, lines: Iterable[str], actor: AbstractBaseUser |
             cursor.execute("UPDATE memory_fact SET superseded_by_id = %s WHERE server_id = %s AND number = %s",
                            [by_number.get(replacement), server.pk, number])
     # Numbers are never handed out twice: a wiped server's counter stays where it was if it is higher.
-    counter, _ = FactCounter.objects.select_for_update().get_or_create(server=server, defaults={"last_number": 0})
     counter.last_number = max(counter.last_number, max(numbers, default=0))
     counter.save(update_fields=["last_number"])
     if ai_settings_for_server(server).memory_type == MemoryType.SEMANTIC:

@@ -131,7 +131,7 @@ def parse_actions(body: dict[str, Any]) -> list[MemoryOp]:
                     ops.append(build_remember(
                         key=item.get("key"), content=item.get("content"),
                         # A member_id without a scope says whom the fact is about, as the reply tool's does.
-                        scope=item.get("scope", "server" if item.get("member_id") is None else "member"),
+                        scope=item.get("scope", "server" if item.get("member_id") in (None, "") else "member"),
                         member_id=item.get("member_id"), importance=item.get("importance"),
                         confidence=item.get("confidence", 1.0)))
             except ValidationError as invalid:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
-from django_htmx.http import HttpResponseLocation
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 
 from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_configurer, server_for_viewer
@@ -59,6 +61,11 @@ def summary_edit(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
     return render(request, "memory/_summary_form.html", {"server": server, "form": form})
 
 
+def _on_memory_page(request: HtmxHttpRequest) -> bool:
+    current = urlsplit(request.htmx.current_url or "")
+    return current.path == reverse("memory:page")
+
+
 @panel_login_required
 @require_http_methods(["GET", "POST"])
 def memory_type_view(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
@@ -75,9 +82,12 @@ def memory_type_view(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
             error = " ".join(refused.messages)
         if not error and request.htmx:
             # The type decides more of the page than its own block (the embedding progress, the consolidation
-            # block): the memory page is drawn again in place, scrolled back to the type.
-            return HttpResponseLocation(_memory_url(server.guild_id), target="#memory-page", select="#memory-page",
-                                        swap="outerHTML show:#memory-type:top")
+            # block): the memory page is drawn again in place, scrolled back to the type; from the comparison
+            # page (no #memory-page to draw into) the browser goes to the memory page.
+            if _on_memory_page(request):
+                return HttpResponseLocation(_memory_url(server.guild_id), target="#memory-page",
+                                            select="#memory-page", swap="outerHTML show:#memory-type:top")
+            return HttpResponseClientRedirect(_memory_url(server.guild_id))
         if not error:
             return redirect(_memory_url(server.guild_id))
     current = ai_settings_for_server(server).memory_type

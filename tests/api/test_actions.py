@@ -229,6 +229,12 @@ def test_remember_with_a_member_id_and_no_scope_is_a_fact_about_that_member(api,
     assert (fact.scope, fact.member_id) == ("member", "333")
 
 
+def test_remember_with_an_empty_member_id_and_no_scope_is_a_server_fact(api, server):
+    exchange = open_exchange(api, server)
+    results = api.actions(exchange, remember=[{"key": "rules", "content": "Be kind.", "member_id": ""}])
+    assert Fact.objects.get(server=server, number=results[0]["number"]).scope == "server"
+
+
 @pytest.mark.parametrize("where", ["write channels", "thread"])
 def test_remember_is_ignored_where_writing_is_not_allowed(api, server, two_facts, where):
     _, newer = two_facts

@@ -59,6 +59,8 @@ def test_a_merge_in_the_models_wording_writes_a_new_fact_and_sets_both_originals
     assert (merged.key, merged.scope, merged.member_id, merged.confidence, merged.importance) == (
         "lang", "member", "200000000000000042", 0.7, 0.8)
     assert merged.retracted_at is None and merged.number not in (language.number, lang.number)
+    # lang was learned from a member: the merged wording stays theirs (quoted for the model, gone with their wipe).
+    assert (merged.author_kind, merged.learned_from_member_id) == ("bot", lang.learned_from_member_id)
     for original, wording in ((fresh(language), "The server's language is French."),
                               (fresh(lang), "Server language: French")):
         assert original.content == wording, "an original lost its wording"

@@ -69,7 +69,8 @@ def test_choosing_ledger_with_htmx_redraws_the_memory_page_in_place_at_the_type(
     import json
 
     response = logged_in_client(owner).post(reverse("memory:memory-type", args=[server.guild_id]),
-                                            {"memory_type": "ledger"}, headers=HTMX)
+                                            {"memory_type": "ledger"},
+                                            headers={**HTMX, "HX-Current-URL": "http://testserver" + memory_page_of(server)})
     assert response.status_code == 200
     assert json.loads(response["HX-Location"]) == {
         "path": memory_page_of(server), "target": "#memory-page", "select": "#memory-page",
@@ -267,3 +268,12 @@ def test_the_audit_log_lists_newest_first_and_pages_with_before(owner, server, s
 def test_an_empty_audit_log_says_nothing_is_recorded(other_server, outsider):
     page = logged_in_client(outsider).get(reverse("memory:audit", args=[other_server.guild_id])).content.decode()
     assert "Nothing recorded yet." in page
+
+
+def test_choosing_a_type_from_the_comparison_page_sends_the_browser_to_the_memory_page(owner, server):
+    response = logged_in_client(owner).post(
+        reverse("memory:memory-type", args=[server.guild_id]), {"memory_type": "ledger"},
+        headers={**HTMX, "HX-Current-URL": "http://testserver" + reverse("memory:memory-type", args=[server.guild_id])})
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == memory_page_of(server)
+    assert ai_settings_for_server(server).memory_type == "ledger"
