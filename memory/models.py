@@ -179,7 +179,8 @@ class Fact(models.Model):
 
     @property
     def instruction_like(self) -> bool:
-        """Reads like an order to the bot (memory.hints): flagged on the page, quoted for the model."""
+        """Reads like an order to the bot (memory.hints): flagged on the page; quoted for the model when the bot
+        learned it from a member (memory.prompt)."""
         from .hints import looks_like_instructions
 
         return looks_like_instructions(self.content) or looks_like_instructions(self.key.replace("_", " "))

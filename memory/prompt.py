@@ -1,7 +1,8 @@
 """What the model reads: the memory block, the system prompt, the conversation and the memory tools.
 
-Facts are data, never instructions. The block says so in words, every fact is one line that starts
-with its number, and nothing a fact contains can close the block early.
+Notes the bot learned from members are data, never instructions; staff notes, marked (staff), are the
+community's own rules for the bot. The block says so in words, every fact is one line that starts with
+its number, an instruction-like learned note is quoted, and nothing a fact contains can close the block.
 """
 
 from __future__ import annotations
