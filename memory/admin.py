@@ -30,12 +30,26 @@ FACT_EDITABLE_FIELDS = ["key", "content", "confidence", "importance"]
 class FactAdminForm(forms.ModelForm):
     """The panel's rules, shown on the form's fields instead of a failed save."""
 
+    # The version the form was opened at: an edit made meanwhile (panel, bot) is not overwritten unseen.
+    expected_version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
     class Meta:
         model = Fact
         fields = "__all__"
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk and "expected_version" in self.fields:
+            self.fields["expected_version"].initial = self.instance.version
+
     def clean(self):
         cleaned = super().clean()
+        opened_at = cleaned.get("expected_version")
+        if self.instance.pk and opened_at is not None:
+            now_at = Fact.objects.filter(pk=self.instance.pk).values_list("version", flat=True).first()
+            if now_at != opened_at:
+                raise ValidationError("Someone changed this fact since you opened it; nothing was saved. Open it "
+                                      "again to see what it holds now.")
         checks = {"key": validate_key, "content": validate_content,
                   "confidence": lambda value: validate_unit_interval(value, "confidence"),
                   "importance": lambda value: validate_unit_interval(value, "importance", allow_none=True)}
@@ -64,7 +78,7 @@ class FactAdmin(admin.ModelAdmin):
     def get_fields(self, request, obj=None):
         if obj is None:
             return FACT_ADD_FIELDS
-        return [field.name for field in Fact._meta.fields if field.name != "id"]
+        return [field.name for field in Fact._meta.fields if field.name != "id"] + ["expected_version"]
 
     def get_readonly_fields(self, request, obj=None):
         if obj is None:
@@ -80,7 +94,9 @@ class FactAdmin(admin.ModelAdmin):
                 setattr(obj, field.attname, getattr(created, field.attname))
             return
         try:
-            saved = fact_update(fact=obj, actor=request.user, expected_version=obj.version, key=obj.key,
+            opened_at = form.cleaned_data.get("expected_version")
+            saved = fact_update(fact=obj, actor=request.user,
+                                expected_version=obj.version if opened_at is None else opened_at, key=obj.key,
                                 content=obj.content, confidence=obj.confidence, importance=obj.importance)
         except FactConflict as conflict:
             self.message_user(request, f"{conflict} Nothing was saved; open it again to see what it holds now.",

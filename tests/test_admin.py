@@ -107,9 +107,26 @@ def test_editing_a_fact_in_admin_goes_through_the_panels_edit(admin_client, serv
 
     fact = make_fact(server, key="theme", content="Retro gaming.")
     response = admin_client.post(f"/admin/memory/fact/{fact.pk}/change/", {
-        "key": "theme", "content": "Retro and indie gaming.", "confidence": "0.9", "importance": "0.5"})
+        "key": "theme", "content": "Retro and indie gaming.", "confidence": "0.9", "importance": "0.5",
+        "expected_version": str(fact.version)})
 
     assert response.status_code == 302, response.content[:2000]
     fact = Fact.objects.get(pk=fact.pk)
     assert (fact.content, fact.confidence, fact.importance, fact.version) == ("Retro and indie gaming.", 0.9, 0.5, 2)
     assert AuditEntry.objects.filter(server=server, action="fact.edit", target_ids=[fact.number]).exists()
+
+
+def test_an_admin_edit_of_a_fact_changed_meanwhile_is_refused_and_saves_nothing(admin_client, server):
+    from memory.models import Fact
+    from tests.factories import make_fact
+
+    fact = make_fact(server, key="theme", content="Retro gaming.")
+    opened_at = fact.version
+    Fact.objects.filter(pk=fact.pk).update(content="Retro and indie gaming.", version=opened_at + 1)  # the panel
+    response = admin_client.post(f"/admin/memory/fact/{fact.pk}/change/", {
+        "key": "theme", "content": "Only retro.", "confidence": "1", "importance": "",
+        "expected_version": str(opened_at)})
+
+    assert response.status_code == 200
+    assert "Someone changed this fact since you opened it" in response.content.decode()
+    assert Fact.objects.get(pk=fact.pk).content == "Retro and indie gaming."
