@@ -215,6 +215,17 @@ def _locked_exchange(exchange: Exchange) -> Exchange:
     return Exchange.objects.select_for_update().select_related("server").get(pk=exchange.pk)
 
 
+def _ensure_search_allowed_now(exchange: Exchange) -> None:
+    """The rules when the search arrives, as for actions (_rules_now): staff may have switched to a type
+    without search, or closed the channel to reading, since the context was given."""
+    ai_settings = ai_settings_for_server(exchange.server)
+    profile = profile_for(ai_settings.memory_type)
+    if not profile.can_search:
+        raise ExchangeRefused(f"Search is not part of the {profile.label} memory type the server uses now.")
+    if not channel_access(ai_settings, exchange.channel_id, exchange.thread_parent_id or None).read_allowed:
+        raise ExchangeRefused("Memory may no longer be read in this channel, so it cannot be searched either.")
+
+
 def exchange_search(*, exchange: Exchange, query: str) -> SearchOutcome:
     """Run the exchange's one full-text search; refused (ExchangeRefused) where it is not allowed.
 
@@ -225,6 +236,7 @@ def exchange_search(*, exchange: Exchange, query: str) -> SearchOutcome:
         raise ExchangeRefused(search_unavailable_reason(exchange))
     if exchange.searched_at is not None:
         raise ExchangeRefused(ALREADY_SEARCHED)
+    _ensure_search_allowed_now(exchange)
     query = clean_text(query)
     outcome = _search(exchange, query)
     facts = outcome.facts

@@ -144,6 +144,20 @@ def test_search_where_reading_is_not_allowed_answers_409_and_changes_nothing(api
     assert memory_state() == before
 
 
+@pytest.mark.parametrize("change", ["switched to Classic", "channel closed to reading"])
+def test_a_search_after_staff_took_search_away_answers_409_and_changes_nothing(api, archive_server, birthdays, change):
+    context = open_exchange(api, archive_server, channel_id="111")
+    assert context["can_search"] is True
+    if change == "switched to Classic":
+        configure(archive_server, memory_type=MemoryType.CLASSIC)
+    else:
+        configure(archive_server, read_all_channels=False, read_channel_ids=["333"])
+    before = memory_state()
+    body = assert_error(api.post(f"/exchanges/{context['exchange']}/search", {"query": "birthday"}), 409, None)
+    assert ("Classic" if change == "switched to Classic" else "no longer be read") in body["error"]
+    assert memory_state() == before
+
+
 def test_a_missing_exchange_answers_404(api, archive_server):
     assert_error(api.post("/exchanges/5f0c3d1e-0000-4000-8000-000000000000/search", {"query": "x"}), 404, None)
 
