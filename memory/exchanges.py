@@ -218,11 +218,10 @@ def _locked_exchange(exchange: Exchange) -> Exchange:
 def _ensure_search_allowed_now(exchange: Exchange) -> None:
     """The rules when the search arrives, as for actions (_rules_now): staff may have switched to a type
     without search, or closed the channel to reading, since the context was given."""
-    ai_settings = ai_settings_for_server(exchange.server)
-    profile = profile_for(ai_settings.memory_type)
-    if not profile.can_search:
-        raise ExchangeRefused(f"Search is not part of the {profile.label} memory type the server uses now.")
-    if not channel_access(ai_settings, exchange.channel_id, exchange.thread_parent_id or None).read_allowed:
+    rules = _rules_now(exchange)
+    if not rules.profile.can_search:
+        raise ExchangeRefused(f"Search is not part of the {rules.profile.label} memory type the server uses now.")
+    if not rules.read_allowed:
         raise ExchangeRefused("Memory may no longer be read in this channel, so it cannot be searched either.")
 
 
@@ -276,10 +275,11 @@ def _ignored(op: str, number: int | None, detail: str) -> ActionResult:
 
 @dataclass(frozen=True)
 class _Rules:
-    """What applies when the actions arrive: the server's type and channel rules now, not at context time
-    (staff may have switched to Ledger, or closed the channel to writing, since)."""
+    """What applies when the search or the actions arrive: the server's type and channel rules now, not at
+    context time (staff may have switched to Ledger, or closed the channel to reading or writing, since)."""
 
     profile: TypeProfile
+    read_allowed: bool
     write_allowed: bool
     remember_limit: int  # facts the bot may remember per member and hour
 
@@ -287,7 +287,7 @@ class _Rules:
 def _rules_now(exchange: Exchange) -> _Rules:
     ai_settings = ai_settings_for_server(exchange.server)
     access = channel_access(ai_settings, exchange.channel_id, exchange.thread_parent_id or None)
-    return _Rules(profile=profile_for(ai_settings.memory_type),
+    return _Rules(profile=profile_for(ai_settings.memory_type), read_allowed=access.read_allowed,
                   write_allowed=exchange.write_allowed and access.write_allowed,
                   remember_limit=ai_settings.remember_limit_per_hour)
 
