@@ -73,8 +73,7 @@ def pending_draft(server: Server) -> SummaryDraft | None:
 
 def answers_waiting(server: Server) -> bool:
     """A proposal or a summary draft of the server waits for an answer (whatever its memory type now)."""
-    return (Proposal.objects.filter(server=server, status=ProposalStatus.PENDING).exists()
-            or SummaryDraft.objects.filter(server=server, status=DraftStatus.PENDING).exists())
+    return pending_proposals(server).exists() or pending_draft(server) is not None
 
 
 
