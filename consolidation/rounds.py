@@ -28,6 +28,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, OperationalError, connection, transaction
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from config.queue import enqueue, enqueue_on_commit
@@ -323,6 +324,14 @@ def discard_server_results(server: Server) -> int:
     """Delete the server's proposals and summary drafts, answered or not (a wipe: they quote its facts)."""
     proposals, _ = Proposal.objects.filter(server=server).delete()
     drafts, _ = SummaryDraft.objects.filter(server=server).delete()
+    return proposals + drafts
+
+
+def discard_results_quoting(server: Server, facts: QuerySet[Fact]) -> int:
+    """Before these facts are deleted (a member wipe): delete the proposals that quote one of them, answered
+    or not, and when there are any such facts the summary draft still waiting (it may be drawn from them)."""
+    proposals, _ = Proposal.objects.filter(Q(keeper__in=facts) | Q(other__in=facts)).delete()
+    drafts = SummaryDraft.objects.filter(server=server, status=DraftStatus.PENDING).delete()[0] if facts.exists() else 0
     return proposals + drafts
 
 

@@ -365,8 +365,7 @@ def member_wipe(*, server: Server, actor: AbstractBaseUser, member_id: str) -> W
 
     Consolidation proposals that quote a wiped fact go too, and so does a summary draft not yet answered
     (drafted from facts that may include theirs); rounds are held off as for a server wipe."""
-    from consolidation.models import DraftStatus, Proposal, SummaryDraft  # consolidation imports memory
-    from consolidation.rounds import hold_rounds_off
+    from consolidation.rounds import discard_results_quoting, hold_rounds_off  # consolidation imports memory
 
     member_id = validate_member_id(member_id)
     hold_rounds_off(server)
@@ -375,8 +374,7 @@ def member_wipe(*, server: Server, actor: AbstractBaseUser, member_id: str) -> W
     )
     # Facts of other members that these replaced stay, with the link to the deleted replacement cleared.
     Fact.objects.filter(superseded_by__in=about_member).exclude(pk__in=about_member).update(superseded_by=None)
-    quoting = models.Q(keeper__in=about_member) | models.Q(other__in=about_member)
-    proposals, _ = Proposal.objects.filter(quoting).delete()
+    proposals_and_drafts = discard_results_quoting(server, about_member)
     with _permit_fact_deletes("member wipe"), connection.cursor() as cursor:
         cursor.execute(
             "DELETE FROM memory_fact WHERE server_id = %s AND (member_id = %s OR learned_from_member_id = %s)"
@@ -384,12 +382,11 @@ def member_wipe(*, server: Server, actor: AbstractBaseUser, member_id: str) -> W
             [server.pk, member_id, member_id],
         )
         numbers = [row[0] for row in cursor.fetchall()]
-    drafts = SummaryDraft.objects.filter(server=server, status=DraftStatus.PENDING).delete()[0] if numbers else 0
     exchanges = _delete_exchanges(Exchange.objects.filter(server=server, author_id=member_id))
     redacted = _redact_wiped_facts_in_exchanges(server, numbers)
     facts = len(numbers)
     extra = [f"{count} {what}" for count, what in ((redacted, "other exchanges redacted"),
-                                                   (proposals + drafts, "consolidation proposals and drafts deleted"))
+                                                   (proposals_and_drafts, "consolidation proposals and drafts deleted"))
              if count]
     audit_record(actor=actor, server=server, action="memory.wipe_member", target_ids=[int(member_id)],
                  count=facts + exchanges,
