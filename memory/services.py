@@ -540,12 +540,13 @@ def ai_settings_update(
     ai_settings.save()
     audit_record(actor=actor, server=server, action="ai_settings.update", result="settings saved")
     if provider_changed:
-        _embedding_model_may_have_changed(server)
+        catchup_if_semantic(server)
     return ai_settings
 
 
-def _embedding_model_may_have_changed(server: Server) -> None:
-    """Under Semantic, a new embedding model re-embeds every fact (a catch-up round; words meanwhile)."""
+def catchup_if_semantic(server: Server) -> None:
+    """Under Semantic, every fact without a vector from the current model gets one (a catch-up round; words
+    meanwhile): after the embedding model may have changed, or facts arrived without vectors (an import)."""
     from .semantic import catchup_start
 
     if ai_settings_for_server(server).memory_type == MemoryType.SEMANTIC:
@@ -590,7 +591,7 @@ def model_endpoint_set(
     endpoint.save()
     audit_record(actor=actor, server=server, action="model_endpoint.set", result=purpose)
     if purpose in (ModelPurpose.EMBEDDING, ModelPurpose.REPLY):
-        _embedding_model_may_have_changed(server)
+        catchup_if_semantic(server)
     return endpoint
 
 
@@ -601,4 +602,4 @@ def model_endpoint_remove(*, server: Server, actor: AbstractBaseUser, purpose: s
     if removed:
         audit_record(actor=actor, server=server, action="model_endpoint.remove", result=purpose)
         if purpose in (ModelPurpose.EMBEDDING, ModelPurpose.REPLY):
-            _embedding_model_may_have_changed(server)
+            catchup_if_semantic(server)

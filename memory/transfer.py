@@ -22,8 +22,8 @@ from django.utils import timezone
 from teams.models import Server
 from teams.services import audit_record
 
-from .models import Fact, FactCounter, MemoryType, Summary
-from .selectors import ai_settings_for_server
+from .models import Fact, FactCounter, Summary
+from .services import catchup_if_semantic
 
 FORMAT = "lorekeeper-memory/1"
 FACT_FIELDS = ("number", "scope", "member_id", "key", "content", "confidence", "importance", "author_kind",
@@ -87,8 +87,8 @@ def import_lines(server: Server, lines: Iterable[str], actor: AbstractBaseUser |
         else:
             raise ValidationError(f"Unknown line kind {row.get('kind')!r}.")
     numbers = [fact.number for fact in facts]
-    if len(set(numbers)) != len(numbers):
-        twice = sorted(number for number, seen in Counter(numbers).items() if seen > 1)[:5]
+    twice = sorted(number for number, seen in Counter(numbers).items() if seen > 1)[:5]
+    if twice:
         raise ValidationError(f"The export holds fact number {', '.join(f'#{n}' for n in twice)} more than once.")
     Summary.objects.bulk_create(summaries)
     Fact.objects.bulk_create(facts, batch_size=2000)
@@ -100,10 +100,7 @@ def import_lines(server: Server, lines: Iterable[str], actor: AbstractBaseUser |
     # Numbers are never handed out twice: a wiped server's counter stays where it was if it is higher.
     counter.last_number = max(counter.last_number, max(numbers, default=0))
     counter.save(update_fields=["last_number"])
-    if ai_settings_for_server(server).memory_type == MemoryType.SEMANTIC:
-        from .semantic import catchup_start
-
-        catchup_start(server)  # the imported facts get their vectors like any fact without one
+    catchup_if_semantic(server)  # the imported facts get their vectors like any fact without one
     audit_record(actor=actor, server=server, action="memory.import", count=len(facts),
                  result=f"{len(facts)} facts and {len(summaries)} summaries imported",
                  actor_label="" if actor else "import")
