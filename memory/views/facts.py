@@ -23,6 +23,10 @@ from ..services import FactAuthor, FactConflict, fact_create, fact_delete, fact_
 FACTS_CHANGED = "facts-changed"
 
 
+def _facts_changed(response: HttpResponse) -> HttpResponse:
+    return trigger_client_event(response, FACTS_CHANGED, after="settle")
+
+
 def _fact_or_404(server: Server, number: int) -> Fact:
     try:
         return fact_by_number(server, number)
@@ -59,7 +63,7 @@ def fact_create_view(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
             response = render(request, "memory/_fact_created.html",
                               {"fact": fact, "configurable_ids": {server.pk}, "server": server,
                                "form": FactCreateForm()})
-            return trigger_client_event(response, FACTS_CHANGED, after="settle")
+            return _facts_changed(response)
     response = render(request, "memory/_fact_create_form.html", {"form": form, "server": server}, status=422)
     return reswap(retarget(response, "#fact-create"), "outerHTML")
 
@@ -113,7 +117,7 @@ def fact_delete_view(request: HtmxHttpRequest, guild_id: str, number: int) -> Ht
     fact_delete(fact=fact, actor=request.user)
     if not request.htmx:
         return redirect(f"{reverse('memory:page')}?server={server.guild_id}")
-    return trigger_client_event(HttpResponse(""), FACTS_CHANGED, after="settle")
+    return _facts_changed(HttpResponse(""))
 
 
 @panel_login_required
@@ -125,4 +129,4 @@ def fact_restore_view(request: HtmxHttpRequest, guild_id: str, number: int) -> H
         fact_restore(fact=fact, actor=request.user)
     except ValidationError:
         pass  # already in force (restored by someone else): show it as it is
-    return trigger_client_event(_row(request, _fact_or_404(server, number), can_configure=True), FACTS_CHANGED, after="settle")
+    return _facts_changed(_row(request, _fact_or_404(server, number), can_configure=True))
