@@ -50,6 +50,7 @@ def ai_settings_page(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
         else:
             messages.success(request, "AI settings saved.")
             return redirect(reverse("memory:settings", args=[server.guild_id]))
+    endpoints_invalid = any(f.errors for _, _, f, _ in endpoint_forms)
     return render(request, "memory/settings_page.html", {
         "server": server,
         "form": form,
@@ -58,8 +59,8 @@ def ai_settings_page(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
         "active_profile": profile_for(ai_settings.memory_type),
         "ai_settings": ai_settings,
         "channels": channel_names(server),
-        "endpoints_invalid": any(f.errors for _, _, f, _ in endpoint_forms),
-    }, status=422 if form.errors or any(f.errors for _, _, f, _ in endpoint_forms) else 200)
+        "endpoints_invalid": endpoints_invalid,
+    }, status=422 if form.errors or endpoints_invalid else 200)
 
 
 @transaction.atomic
