@@ -9,12 +9,15 @@ Safety: a round runs in two short transactions, each holding the round row and a
 lock, and asks the model between them, outside any transaction. The first refuses the round or reads
 the facts and chooses the pairs, and writes nothing else; the second waits for a wipe that may be
 running, locks the facts the pairs and the summary draft were drawn from, drops whatever was wiped,
-edited or retracted meanwhile, and writes the proposals and marks the round finished, all at once. So
-a wipe never waits for the model (only for a moment of database work), a round never proposes wiped
-facts, and a worker killed half-way leaves nothing behind: the round is still queued and the
-redelivered task (acks_late) runs it from the start. A finished, refused or failed round is never run
-again, so running the task twice changes nothing; two workers that both reach the model (a redelivery
-while the first is still asking) write once, since the second finds the round finished.
+edited or retracted meanwhile, and writes the proposals and marks the round finished, all at once. It
+first reads the server's memory type again (the settings row locked): when staff switched away from
+Consolidated and Semantic meanwhile, it writes nothing and ends refused with that sentence. So a wipe
+never waits for the model (only for a moment of database work), a round never proposes wiped facts nor
+proposes under a type without rounds, and a worker killed half-way leaves nothing behind: the round is
+still queued and the redelivered task (acks_late) runs it from the start. A finished, refused or failed
+round is never run again, so running the task twice changes nothing; two workers that both reach the
+model (a redelivery while the first is still asking) write once, since the second finds the round
+finished.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import json
 import logging
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -56,6 +60,7 @@ from .selectors import (
     last_finished_round,
     latest_round,
     memory_mark,
+    memory_type_now,
     open_round,
     pairing_facts,
 )
@@ -217,9 +222,11 @@ def _ask_about_pair(endpoint: ModelEndpoint, pair: Pair) -> tuple[str, str]:
     return verdict["class"], wording.strip()[:1000]
 
 
-def _model_review(endpoint: ModelEndpoint | None, pairs: list[Pair]) -> ModelReview:
+def _model_review(endpoint: ModelEndpoint | None, pairs: list[Pair],
+                  keep_asking: Callable[[], bool] = lambda: True) -> ModelReview:
     """With a consolidation model: it confirms each of the strongest pairs' class and words merges.
-    A failing model stops the asking; the pairs it did not see keep the rules' verdict."""
+    A failing model, or a server that switched away from consolidating (`keep_asking`), stops the asking;
+    the pairs it did not see keep the rules' verdict."""
     if endpoint is None:
         return ModelReview(pairs, {}, "No consolidation model is configured: pairs were classified by rules and "
                                       "a merge keeps the winning fact word for word.", used=False)
@@ -229,6 +236,11 @@ def _model_review(endpoint: ModelEndpoint | None, pairs: list[Pair]) -> ModelRev
     note = ""
     for index, pair in enumerate(pairs):
         if asked >= MODEL_PAIRS_PER_ROUND:
+            reviewed.extend(pairs[index:])
+            break
+        if not keep_asking():
+            note = ("The server left Consolidated and Semantic while the model was asked, so it was asked no "
+                    "more; the remaining pairs keep the rules' verdict.")
             reviewed.extend(pairs[index:])
             break
         try:
@@ -358,9 +370,14 @@ def round_run(round_id: int) -> ConsolidationRound | None:
         if not isinstance(plan, _RoundPlan):
             return plan
         # The model is asked outside any transaction and without the server's round lock: a wipe clicked
-        # now goes ahead at once instead of waiting for up to 21 slow model calls.
-        review = _model_review(plan.endpoint, plan.chosen)
-        draft, draft_sources, draft_note = _summary_draft(plan)
+        # now goes ahead at once instead of waiting for up to 21 slow model calls. A switch away from
+        # consolidating stops the asking too (no more calls on a model staff no longer use for this).
+        def keep_asking() -> bool:
+            return memory_type_now(plan.server) in CONSOLIDATING_TYPES
+
+        review = _model_review(plan.endpoint, plan.chosen, keep_asking)
+        draft, draft_sources, draft_note = _summary_draft(plan) if keep_asking() else (
+            "", [], " No summary draft: the server left Consolidated and Semantic meanwhile.")
         with transaction.atomic():
             return _round_write(plan, review, draft, draft_sources, draft_note)
     except ConsolidationRound.DoesNotExist:
@@ -384,12 +401,13 @@ def _round_plan(round_id: int) -> ConsolidationRound | _RoundPlan | None:
         raise RoundBusy(f"Another round of {server} holds its lock; the task retries this one later.")
     started = time.perf_counter()
     now = timezone.now()
+    switched_to = _switched_away_to(server)
+    if switched_to:
+        return _refuse(round_, now, f"The server switched to {switched_to} after this round was queued; rounds run "
+                                    "only under Consolidated and Semantic.")
     refusal = refusal_reason(server, now)
     if refusal:
-        round_.started_at = now
-        round_.status, round_.refusal, round_.finished_at = RoundStatus.REFUSED, refusal, timezone.now()
-        round_.save(update_fields=["status", "refusal", "started_at", "finished_at"])
-        return round_
+        return _refuse(round_, now, refusal)
     mark = memory_mark(server)
     facts = pairing_facts(server)
     endpoint = ModelEndpoint.objects.filter(server=server, purpose=ModelPurpose.CONSOLIDATION).first()
@@ -399,6 +417,21 @@ def _round_plan(round_id: int) -> ConsolidationRound | _RoundPlan | None:
               + [pair for pair in pairs if pair.kind == ProposalKind.CONTRADICTION][:MAX_CONTRADICTIONS_PER_ROUND])
     return _RoundPlan(round_id=round_.pk, server=server, started=started, started_at=now, memory_mark=mark,
                       facts=facts, candidate_pairs=len(pairs), chosen=chosen, endpoint=endpoint)
+
+
+def _switched_away_to(server: Server, *, lock: bool = False) -> str:
+    """The name of the type the server now has when rounds no longer run under it ('' while they do)."""
+    memory_type = memory_type_now(server, lock=lock)
+    return "" if memory_type in CONSOLIDATING_TYPES else MemoryType(memory_type).label
+
+
+def _refuse(round_: ConsolidationRound, started_at: datetime, reason: str,
+            duration_ms: int | None = None) -> ConsolidationRound:
+    """End the round proposing nothing, with why in one sentence (the consolidation block shows it)."""
+    round_.status, round_.refusal = RoundStatus.REFUSED, reason[:300]
+    round_.started_at, round_.finished_at, round_.duration_ms = started_at, timezone.now(), duration_ms
+    round_.save(update_fields=["status", "refusal", "started_at", "finished_at", "duration_ms"])
+    return round_
 
 
 def _summary_draft(plan: _RoundPlan) -> tuple[str, list[PairingFact], str]:
@@ -432,6 +465,14 @@ def _round_write(plan: _RoundPlan, review: ModelReview, draft: str, draft_source
     round_ = ConsolidationRound.objects.select_for_update().select_related("server").filter(pk=plan.round_id).first()
     if round_ is None or round_.status not in (RoundStatus.QUEUED, RoundStatus.RUNNING):
         return round_  # another worker finished it meanwhile (a redelivered task): its proposals stand
+    # Staff may have switched the server away from consolidating while the model was asked. Read locked: a
+    # switch being saved now is waited for and seen; one clicked after this waits until the round has
+    # written, and its proposals then wait on the page like those of any round before the switch.
+    switched_to = _switched_away_to(server, lock=True)
+    if switched_to:
+        return _refuse(round_, plan.started_at, f"The server switched to {switched_to} while this round ran; "
+                                                "nothing was proposed.",
+                       duration_ms=int((time.perf_counter() - plan.started) * 1000))
     unchanged = _unchanged([fact for pair in review.pairs for fact in (pair.keeper, pair.other)] + draft_sources)
     still = _fresh_pairs(server, [pair for pair in review.pairs
                                   if pair.keeper.id in unchanged and pair.other.id in unchanged])

@@ -9,7 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection
 from django.db.models import Max, QuerySet
 
-from memory.models import AuthorKind, Exchange, Fact
+from memory.models import AISettings, AuthorKind, Exchange, Fact, MemoryType
 from teams.models import Server
 from teams.permissions import servers_reviewable_by
 
@@ -27,6 +27,17 @@ def pairing_facts(server: Server) -> list[PairingFact]:
             [AuthorKind.STAFF, server.pk],
         )
         return [PairingFact(*row) for row in cursor.fetchall()]
+
+
+def memory_type_now(server: Server, *, lock: bool = False) -> str:
+    """The server's memory type as committed now, not the copy a server object may carry since it was read.
+
+    With `lock`, inside a transaction: a switch being saved is waited for and seen, and one saved later waits
+    until the transaction ends, so what the caller writes next was decided under the type it read."""
+    rows = AISettings.objects.filter(server_id=server.pk)
+    if lock:
+        rows = rows.select_for_update(no_key=True)
+    return rows.values_list("memory_type", flat=True).first() or MemoryType.CLASSIC
 
 
 def facts_in_force_count(server: Server) -> int:
@@ -54,7 +65,8 @@ def last_finished_round(server: Server) -> ConsolidationRound | None:
 
 
 def open_round(server: Server) -> ConsolidationRound | None:
-    return ConsolidationRound.objects.filter(server=server, status__in=[RoundStatus.QUEUED, RoundStatus.RUNNING]).first()
+    return (ConsolidationRound.objects.filter(server=server, status__in=[RoundStatus.QUEUED, RoundStatus.RUNNING])
+            .first())
 
 
 def latest_round(server: Server) -> ConsolidationRound | None:
@@ -74,8 +86,6 @@ def pending_draft(server: Server) -> SummaryDraft | None:
 def answers_waiting(server: Server) -> bool:
     """A proposal or a summary draft of the server waits for an answer (whatever its memory type now)."""
     return pending_proposals(server).exists() or pending_draft(server) is not None
-
-
 
 
 def decided_pairs(server: Server) -> dict[tuple[int, int], tuple[int, int]]:
@@ -113,7 +123,8 @@ def team_members_with_review(server: Server) -> list[TeamMember]:
 
 def pending_summary_for(user: AbstractBaseUser | AnonymousUser) -> dict:
     """How many proposals wait for the user, and the first server they wait on (the badge's link)."""
-    waiting = Proposal.objects.filter(server__in=servers_reviewable_by(user).values("pk"), status=ProposalStatus.PENDING)
+    waiting = Proposal.objects.filter(server__in=servers_reviewable_by(user).values("pk"),
+                                      status=ProposalStatus.PENDING)
     count = waiting.count()
     first = waiting.order_by("created_at").values_list("server__guild_id", flat=True).first() if count else None
     return {"count": count, "guild_id": first}

@@ -103,7 +103,8 @@ def test_a_failing_model_leaves_the_rules_verdict_and_says_so(planted, consolida
     consolidation_model.script = [Status(500), Status(500)]
     finished = run(server)
     assert finished.status == RoundStatus.FINISHED
-    assert pairs_of(server) == {("duplicate", frozenset({"language", "lang"})), ("contradiction", frozenset({"cup_date"}))}
+    assert pairs_of(server) == {("duplicate", frozenset({"language", "lang"})),
+                                ("contradiction", frozenset({"cup_date"}))}
     assert "failed" in finished.model_note
 
 
@@ -197,7 +198,8 @@ def test_a_server_that_is_never_quiet_gets_a_round_after_seven_days(planted):
     assert round_trigger_for(server) == "weekly"
 
 
-def test_schedule_queues_only_consolidating_servers_and_never_twice(planted, team, owner, django_capture_on_commit_callbacks):
+def test_schedule_queues_only_consolidating_servers_and_never_twice(planted, team, owner,
+                                                                   django_capture_on_commit_callbacks):
     server = planted["language"].server
     ledger = make_server(team, name="Ledger server")
     memory_type_set(server=ledger, actor=owner, memory_type=MemoryType.LEDGER)
@@ -341,6 +343,88 @@ def test_a_pair_whose_fact_is_edited_while_the_model_is_asked_is_left_for_the_ne
     assert "1 pair was left for the next round" in finished.model_note
     # The draft was written from the old wording of #lang: it waits for the next round too.
     assert not SummaryDraft.objects.filter(server=server).exists() and "No summary draft" in finished.model_note
+
+
+# Switching away from Consolidated and Semantic ------------------------------------------
+
+
+def test_a_round_queued_before_a_switch_away_refuses_itself_without_asking_the_model(
+        planted, consolidation_model, owner):
+    server = planted["language"].server
+    waiting = queued(server)
+    memory_type_set(server=server, actor=owner, memory_type=MemoryType.LEDGER)
+    finished = round_run(waiting.pk)
+    assert finished.status == RoundStatus.REFUSED
+    assert finished.refusal == ("The server switched to Ledger after this round was queued; rounds run only under "
+                                "Consolidated and Semantic.")
+    assert consolidation_model.chat_calls == 0
+    assert not Proposal.objects.filter(server=server).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_switch_away_while_the_model_is_asked_leaves_no_proposal_and_the_block_says_why(
+        planted, consolidation_model, owner):
+    from django.urls import reverse
+
+    from tests.conftest import logged_in_client
+
+    server = planted["language"].server
+    SummaryDraft.objects.create(server=server, content="An earlier draft.")
+    thread, outcome = round_with_a_slow_first_answer(server, consolidation_model, 1.5)
+    memory_type_set(server=server, actor=owner, memory_type=MemoryType.RANKED)
+    thread.join(30)
+    finished = outcome["round"]
+    sentence = "The server switched to Ranked while this round ran; nothing was proposed."
+    assert finished.status == RoundStatus.REFUSED and finished.refusal == sentence
+    assert not Proposal.objects.filter(server=server).exists()
+    # Neither a new draft nor the earlier one set aside: the round wrote nothing at all.
+    assert list(SummaryDraft.objects.filter(server=server).values_list("content", "status")) == [
+        ("An earlier draft.", DraftStatus.PENDING)]
+    assert consolidation_model.chat_calls == 1  # the pair being asked about; nothing asked after the switch
+    block = logged_in_client(owner).get(reverse("consolidation:review", args=[server.guild_id]),
+                                        headers={"HX-Request": "true"}).content.decode()
+    assert f"refused itself — {sentence}" in block
+
+
+def wait_until_another_connection_waits_for_a_lock(cursor) -> None:
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted AND pid <> pg_backend_pid()")
+        if cursor.fetchone()[0]:
+            return
+        time.sleep(0.02)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_switch_being_saved_when_the_round_writes_is_waited_for_and_nothing_is_proposed(planted, owner):
+    """The round reads the type again with the settings row locked: a switch not yet committed when the
+    round is about to write is waited for and seen, instead of read as it was a moment before."""
+    from django.db import transaction
+
+    from teams.models import Server
+
+    server = planted["language"].server
+    waiting = queued(server)
+    switched = threading.Event()
+
+    def switch_and_commit_once_the_round_waits() -> None:
+        try:
+            with transaction.atomic():
+                memory_type_set(server=Server.objects.get(pk=server.pk), actor=owner, memory_type=MemoryType.LEDGER)
+                switched.set()
+                with connection.cursor() as cursor:
+                    wait_until_another_connection_waits_for_a_lock(cursor)
+        finally:
+            connection.close()
+
+    switching = threading.Thread(target=switch_and_commit_once_the_round_waits)
+    switching.start()
+    assert switched.wait(10)
+    finished = round_run(waiting.pk)  # no model: it reads, pairs and is about to write at once
+    switching.join(30)
+    assert finished.status == RoundStatus.REFUSED
+    assert finished.refusal == "The server switched to Ledger while this round ran; nothing was proposed."
+    assert not Proposal.objects.filter(server=server).exists()
 
 
 def test_summary_draft_replaces_an_older_waiting_draft(planted, consolidation_model, owner):
