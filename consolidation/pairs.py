@@ -246,15 +246,17 @@ def candidate_pairs(facts: Sequence[PairingFact]) -> set[tuple[int, int]]:
     return found
 
 
-def _exact_clusters(facts: Sequence[PairingFact], described: list[Features]) -> tuple[list[int], list[Pair]]:
+def _exact_clusters(facts: Sequence[PairingFact],
+                    described: list[Features]) -> tuple[list[int], list[Pair], dict[int, int]]:
     """Facts saying word for word the same about the same subject form a cluster: each is paired with
     the cluster's strongest fact only (a star, not every pair), and only that fact takes part in the
-    blocking. Returns (indexes of the facts that do, the star pairs)."""
+    blocking. Returns (indexes of the facts that do, the star pairs, each fact's id → its hub's id)."""
     clusters: dict[tuple, list[int]] = defaultdict(list)
     for index, described_fact in enumerate(described):
         clusters[(described_fact.subject, described_fact.content)].append(index)
     representatives: list[int] = []
     stars: list[Pair] = []
+    hub_of: dict[int, int] = {}
     for members in clusters.values():
         hub = members[0]
         for index in members[1:]:
@@ -262,11 +264,12 @@ def _exact_clusters(facts: Sequence[PairingFact], described: list[Features]) -> 
                 hub = index
         representatives.append(hub)
         for index in members:
+            hub_of[facts[index].id] = facts[hub].id
             if index != hub:
                 pair = classify(described[hub], described[index])
                 if pair is not None:
                     stars.append(pair)
-    return sorted(representatives), stars
+    return sorted(representatives), stars, hub_of
 
 
 def find_pairs(facts: Sequence[PairingFact], neighbours: dict[tuple[int, int], float] | None = None,
@@ -278,7 +281,7 @@ def find_pairs(facts: Sequence[PairingFact], neighbours: dict[tuple[int, int], f
     are kept as possible duplicates only when `ask_about_neighbours` (a consolidation model confirms or
     drops them); without a model they are dropped, since only a model can word such a merge."""
     described = [features(fact) for fact in facts]
-    representatives, pairs = _exact_clusters(facts, described)
+    representatives, pairs, hub_of = _exact_clusters(facts, described)
     chosen = [facts[index] for index in representatives]
     seen: set[tuple[int, int]] = set()
     for left, right in candidate_pairs(chosen):
@@ -289,8 +292,14 @@ def find_pairs(facts: Sequence[PairingFact], neighbours: dict[tuple[int, int], f
             pairs.append(pair)
     index_of = {fact.id: index for index, fact in enumerate(facts)}
     for (low, high), closeness in (neighbours or {}).items():
-        if (low, high) in seen or low not in index_of or high not in index_of:
+        if low not in index_of or high not in index_of:
             continue
+        # As in the blocking, a cluster of facts saying word for word the same takes part through its hub:
+        # the vectors see its members as one (a pair inside it is a star pair already, proposed once).
+        low, high = sorted((hub_of[low], hub_of[high]))
+        if low == high or (low, high) in seen:
+            continue
+        seen.add((low, high))
         left, right = described[index_of[low]], described[index_of[high]]
         pair = classify(left, right)
         if pair is None and ask_about_neighbours and left.who == right.who:

@@ -482,6 +482,18 @@ def test_facts_that_each_say_something_of_their_own_are_flagged_never_proposed_a
     assert other_keys is None or other_keys.kind == "contradiction"
 
 
+def test_a_pair_the_rules_found_and_the_vectors_see_too_is_found_once():
+    """Under Semantic the vectors see an exact duplicate too; it used to come back twice, and the second
+    proposal of the same pair broke the round's write (one waiting proposal per pair)."""
+    from consolidation.pairs import PairingFact, find_pairs
+
+    now = timezone.now()
+    language = PairingFact(1, 1, "language", "The server's language is French.", "server", "", 0.9, True, now, 1)
+    lang = PairingFact(2, 2, "lang", "Server language: French", "server", "", 0.7, False, now, 1)
+    pairs = find_pairs([language, lang], {(1, 2): 0.956})
+    assert [(pair.kind, pair.keeper.id, pair.other.id) for pair in pairs] == [("duplicate", 1, 2)]
+
+
 def test_a_round_proposes_contradictions_even_when_duplicates_exceed_the_cap(consolidated, monkeypatch):
     monkeypatch.setattr(rounds, "MAX_DUPLICATES_PER_ROUND", 1)
     for index in range(4):
