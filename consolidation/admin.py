@@ -16,7 +16,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 @admin.register(ConsolidationRound)
 class ConsolidationRoundAdmin(ReadOnlyAdmin):
     list_display = ["server", "trigger", "status", "created_at", "facts_considered", "duplicates", "contradictions",
-                    "duration_ms", "refusal"]
+                    "unjudged_pairs", "duration_ms", "refusal"]
     list_filter = ["status", "trigger"]
     search_fields = ["server__name", "server__guild_id"]
 

@@ -43,6 +43,8 @@ class ConsolidationRound(models.Model):
     memory_mark = models.DateTimeField(null=True, blank=True)
     facts_considered = models.PositiveIntegerField(default=0)
     candidate_pairs = models.PositiveIntegerField(default=0, help_text="Pairs found (classified, before the caps).")
+    unjudged_pairs = models.PositiveIntegerField(
+        default=0, help_text="Pairs only the vectors found that no model judged, so not proposed (the block says why).")
     duplicates = models.PositiveIntegerField(default=0)
     contradictions = models.PositiveIntegerField(default=0)
     model_used = models.BooleanField(default=False)
@@ -145,5 +147,6 @@ class SummaryDraft(models.Model):
     class Meta:
         ordering = ["-created_at"]
         constraints = [
-            models.UniqueConstraint(fields=["server"], condition=Q(status="pending"), name="draft_one_pending_per_server"),
+            models.UniqueConstraint(fields=["server"], condition=Q(status="pending"),
+                                    name="draft_one_pending_per_server"),
         ]

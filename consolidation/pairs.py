@@ -80,6 +80,8 @@ class Pair:
     kind: str  # "duplicate" | "contradiction"
     similarity: float
     why: str
+    # Found only by the vectors (Semantic), which no rule could call: a possible duplicate until a model says so.
+    by_meaning: bool = False
 
 
 def words(text: str) -> list[str]:
@@ -272,14 +274,13 @@ def _exact_clusters(facts: Sequence[PairingFact],
     return sorted(representatives), stars, hub_of
 
 
-def find_pairs(facts: Sequence[PairingFact], neighbours: dict[tuple[int, int], float] | None = None,
-               ask_about_neighbours: bool = False) -> list[Pair]:
+def find_pairs(facts: Sequence[PairingFact], neighbours: dict[tuple[int, int], float] | None = None) -> list[Pair]:
     """Every duplicate and contradiction among the facts, strongest similarity first.
 
     `neighbours` (Semantic): fact-id pairs the vectors see as close, with their cosine similarity; the
-    rules classify them like any candidate. Those the rules cannot call (same meaning in other words)
-    are kept as possible duplicates only when `ask_about_neighbours` (a consolidation model confirms or
-    drops them); without a model they are dropped, since only a model can word such a merge."""
+    rules classify them like any candidate. Those the rules cannot call (same meaning in other words,
+    or the same topic with other values) come back as possible duplicates marked `by_meaning`: only a
+    model can tell which they are, so a round proposes them only once its model has judged them."""
     described = [features(fact) for fact in facts]
     representatives, pairs, hub_of = _exact_clusters(facts, described)
     chosen = [facts[index] for index in representatives]
@@ -302,10 +303,10 @@ def find_pairs(facts: Sequence[PairingFact], neighbours: dict[tuple[int, int], f
         seen.add((low, high))
         left, right = described[index_of[low]], described[index_of[high]]
         pair = classify(left, right)
-        if pair is None and ask_about_neighbours and left.who == right.who:
+        if pair is None and left.who == right.who:
             keeper, other = winner_first(left.fact, right.fact)
             pair = Pair(keeper, other, "duplicate", closeness,
-                        f"The vectors see them as saying the same (similarity {closeness:.2f}).")
+                        f"The vectors see them as saying the same (similarity {closeness:.2f}).", by_meaning=True)
         if pair is not None:
             pairs.append(pair)
     pairs.sort(key=lambda pair: (-pair.similarity, pair.keeper.id, pair.other.id))

@@ -2,8 +2,9 @@
 
 A round reads the server's facts, finds duplicate and contradicting pairs (consolidation.pairs),
 lets the consolidation model confirm them and word the merges when one is configured, drafts the
-summary (model only), and writes proposals. It changes no fact and no summary: people answer the
-proposals (consolidation.services).
+summary (model only), and writes proposals. A pair only the vectors found (Semantic) is proposed only
+once the model has judged it; without one the round counts such pairs and the block says what to do.
+It changes no fact and no summary: people answer the proposals (consolidation.services).
 
 Safety: a round runs in two short transactions, each holding the round row and a per-server advisory
 lock, and asks the model between them, outside any transaction. The first refuses the round or reads
@@ -38,7 +39,7 @@ from django.utils import timezone
 from config.queue import enqueue, enqueue_on_commit
 from memory.hints import looks_like_instructions
 from memory.llm import ModelError, chat_completion
-from memory.models import Fact, MemoryType, ModelEndpoint, ModelPurpose
+from memory.models import Fact, MemoryType, ModelEndpoint
 from memory.selectors import ai_settings_for_server, summary_text
 from teams.models import Server
 
@@ -54,6 +55,7 @@ from .models import (
 )
 from .pairs import Pair, PairingFact, find_pairs, vector_neighbours
 from .selectors import (
+    consolidation_model,
     decided_pairs,
     facts_in_force_count,
     last_activity,
@@ -180,7 +182,9 @@ def refusal_reason(server: Server, now: datetime) -> str:
             return (f"The last round ran {hours:.1f} hours ago; rounds are at least "
                     f"{MIN_HOURS_BETWEEN_ROUNDS} hours apart.")
         mark = memory_mark(server)
-        if last.memory_mark is not None and (mark is None or mark <= last.memory_mark):
+        unchanged = last.memory_mark is not None and (mark is None or mark <= last.memory_mark)
+        # Pairs the last round left unjudged for want of a model are worth a round once there is one.
+        if unchanged and not (last.unjudged_pairs and consolidation_model(server) is not None):
             return "Nothing in memory changed since the last round."
     return ""
 
@@ -194,6 +198,16 @@ class ModelReview:
     wordings: dict[tuple[int, int], str]
     note: str
     used: bool
+    unjudged: int = 0  # pairs found by meaning alone that the model did not see: not proposed
+
+
+def _rules_verdict(pairs: list[Pair]) -> tuple[list[Pair], int]:
+    """Of pairs no model judges: those the rules called, and how many only the vectors found. Those are never
+    proposed unjudged: to the built-in model "Raids start at 8 pm on Fridays." and "... 9 pm on Saturdays."
+    (0.96) are as close as two wordings of one rule (0.94-0.96), and a moderator shown "Duplicate: merge"
+    could drop a real value."""
+    ruled = [pair for pair in pairs if not pair.by_meaning]
+    return ruled, len(pairs) - len(ruled)
 
 
 _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.MULTILINE)
@@ -226,28 +240,28 @@ def _model_review(endpoint: ModelEndpoint | None, pairs: list[Pair],
                   keep_asking: Callable[[], bool] = lambda: True) -> ModelReview:
     """With a consolidation model: it confirms each of the strongest pairs' class and words merges.
     A failing model, or a server that switched away from consolidating (`keep_asking`), stops the asking;
-    the pairs it did not see keep the rules' verdict."""
+    the pairs it did not see keep the rules' verdict, and those only the vectors found are counted instead."""
     if endpoint is None:
-        return ModelReview(pairs, {}, "No consolidation model is configured: pairs were classified by rules and "
-                                      "a merge keeps the winning fact word for word.", used=False)
+        ruled, unjudged = _rules_verdict(pairs)
+        return ModelReview(ruled, {}, "No consolidation model is configured: pairs were classified by rules and "
+                                      "a merge keeps the winning fact word for word.", used=False, unjudged=unjudged)
     reviewed: list[Pair] = []
     wordings: dict[tuple[int, int], str] = {}
     asked = 0
     note = ""
+    unasked: list[Pair] = []
     for index, pair in enumerate(pairs):
-        if asked >= MODEL_PAIRS_PER_ROUND:
-            reviewed.extend(pairs[index:])
-            break
-        if not keep_asking():
-            note = ("The server left Consolidated and Semantic while the model was asked, so it was asked no "
-                    "more; the remaining pairs keep the rules' verdict.")
-            reviewed.extend(pairs[index:])
+        if asked >= MODEL_PAIRS_PER_ROUND or not keep_asking():
+            if asked < MODEL_PAIRS_PER_ROUND:
+                note = ("The server left Consolidated and Semantic while the model was asked, so it was asked no "
+                        "more; the remaining pairs keep the rules' verdict.")
+            unasked = pairs[index:]
             break
         try:
             verdict, wording = _ask_about_pair(endpoint, pair)
         except ModelError as error:
             note = f"The consolidation model failed ({error}); the remaining pairs keep the rules' verdict."
-            reviewed.extend(pairs[index:])
+            unasked = pairs[index:]
             break
         asked += 1
         if verdict == "different":
@@ -256,7 +270,10 @@ def _model_review(endpoint: ModelEndpoint | None, pairs: list[Pair],
                              pair.why if verdict == pair.kind else f"The consolidation model calls it a {verdict}."))
         if verdict == ProposalKind.DUPLICATE and wording:
             wordings[(pair.keeper.id, pair.other.id)] = wording
-    return ModelReview(reviewed, wordings, note or f"The consolidation model reviewed {asked} pairs.", used=asked > 0)
+    ruled, unjudged = _rules_verdict(unasked)
+    reviewed.extend(ruled)
+    return ModelReview(reviewed, wordings, note or f"The consolidation model reviewed {asked} pairs.", used=asked > 0,
+                       unjudged=unjudged)
 
 
 SUMMARY_PROMPT = (
@@ -360,6 +377,7 @@ class _RoundPlan:
     candidate_pairs: int
     chosen: list[Pair]
     endpoint: ModelEndpoint | None
+    unjudged: int  # pairs only the vectors found, left out for want of a model
 
 
 def round_run(round_id: int) -> ConsolidationRound | None:
@@ -410,13 +428,15 @@ def _round_plan(round_id: int) -> ConsolidationRound | _RoundPlan | None:
         return _refuse(round_, now, refusal)
     mark = memory_mark(server)
     facts = pairing_facts(server)
-    endpoint = ModelEndpoint.objects.filter(server=server, purpose=ModelPurpose.CONSOLIDATION).first()
-    pairs = _fresh_pairs(server, find_pairs(facts, semantic_neighbours(server),
-                                            ask_about_neighbours=endpoint is not None))
+    endpoint = consolidation_model(server)
+    found = _fresh_pairs(server, find_pairs(facts, semantic_neighbours(server)))
+    # Without a model, pairs only the vectors found can be neither judged nor proposed: counted here, they
+    # take no place under the caps from pairs the rules called.
+    pairs, unjudged = (found, 0) if endpoint is not None else _rules_verdict(found)
     chosen = ([pair for pair in pairs if pair.kind == ProposalKind.DUPLICATE][:MAX_DUPLICATES_PER_ROUND]
               + [pair for pair in pairs if pair.kind == ProposalKind.CONTRADICTION][:MAX_CONTRADICTIONS_PER_ROUND])
     return _RoundPlan(round_id=round_.pk, server=server, started=started, started_at=now, memory_mark=mark,
-                      facts=facts, candidate_pairs=len(pairs), chosen=chosen, endpoint=endpoint)
+                      facts=facts, candidate_pairs=len(found), chosen=chosen, endpoint=endpoint, unjudged=unjudged)
 
 
 def _switched_away_to(server: Server, *, lock: bool = False) -> str:
@@ -496,6 +516,7 @@ def _round_write(plan: _RoundPlan, review: ModelReview, draft: str, draft_source
     round_.memory_mark = plan.memory_mark
     round_.facts_considered = len(plan.facts)
     round_.candidate_pairs = plan.candidate_pairs
+    round_.unjudged_pairs = plan.unjudged + review.unjudged
     round_.duplicates = sum(pair.kind == ProposalKind.DUPLICATE for pair in still)
     round_.contradictions = sum(pair.kind == ProposalKind.CONTRADICTION for pair in still)
     round_.model_used = review.used

@@ -9,7 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection
 from django.db.models import Max, QuerySet
 
-from memory.models import AISettings, AuthorKind, Exchange, Fact, MemoryType
+from memory.models import AISettings, AuthorKind, Exchange, Fact, MemoryType, ModelEndpoint, ModelPurpose
 from teams.models import Server
 from teams.permissions import servers_reviewable_by
 
@@ -38,6 +38,11 @@ def memory_type_now(server: Server, *, lock: bool = False) -> str:
     if lock:
         rows = rows.select_for_update(no_key=True)
     return rows.values_list("memory_type", flat=True).first() or MemoryType.CLASSIC
+
+
+def consolidation_model(server: Server) -> ModelEndpoint | None:
+    """The server's own consolidation model (AI settings); a round never borrows the reply model."""
+    return ModelEndpoint.objects.filter(server=server, purpose=ModelPurpose.CONSOLIDATION).first()
 
 
 def facts_in_force_count(server: Server) -> int:

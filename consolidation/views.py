@@ -28,6 +28,7 @@ from .dry_run import consolidation_dry_run
 from .models import ConsolidationRound, Proposal, RoundTrigger, SummaryDraft
 from .rounds import CONSOLIDATING_TYPES, RoundNotQueued, round_queue
 from .selectors import (
+    consolidation_model,
     latest_round,
     open_round,
     pending_draft,
@@ -40,13 +41,16 @@ from .services import proposal_answer, reviewer_set, summary_draft_answer
 
 def _review_context(server: Server, user, message: str = "") -> dict:
     pending = pending_proposals(server)
+    latest = latest_round(server)
     return {
         "server": server,
         "proposal": pending.first(),
         "pending_count": pending.count(),
         "draft": pending_draft(server),
         "summary": summary_current(server),
-        "latest_round": latest_round(server),
+        "latest_round": latest,
+        # Pairs the last round could not judge: what to do about them depends on whether a model is set now.
+        "has_consolidation_model": bool(latest and latest.unjudged_pairs) and consolidation_model(server) is not None,
         "round_in_progress": open_round(server) is not None,
         # After a switch away, what an earlier round proposed is still answered here; no new round runs.
         "consolidating": ai_settings_for_server(server).memory_type in CONSOLIDATING_TYPES,

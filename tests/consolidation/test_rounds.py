@@ -108,6 +108,66 @@ def test_a_failing_model_leaves_the_rules_verdict_and_says_so(planted, consolida
     assert "failed" in finished.model_note
 
 
+# Without any model, under Semantic -----------------------------------------------------
+
+
+@pytest.fixture
+def semantic_planted(planted, owner, django_capture_on_commit_callbacks):
+    """The planted server under Semantic with the built-in local model's vectors (the catch-up round ran),
+    no reply and no consolidation model, and one more fact: the moderators of #mod_team in other words
+    under another key, which no rule pairs and the vectors see as the same (0.98)."""
+    server = planted["language"].server
+    planted["helpers"] = make_fact(server, key="helpers", content="Nova and Alex are the moderators here.",
+                                   created_at=long_ago(3))
+    with django_capture_on_commit_callbacks(execute=True):
+        memory_type_set(server=server, actor=owner, memory_type=MemoryType.SEMANTIC)
+    return planted
+
+
+def test_without_a_model_a_pair_only_the_vectors_see_is_counted_not_proposed_and_staff_are_told_what_to_do(
+        semantic_planted, owner, member):
+    from django.urls import reverse
+
+    from memory.models import ModelEndpoint
+    from tests.conftest import logged_in_client
+
+    server = semantic_planted["language"].server
+    assert not ModelEndpoint.objects.filter(server=server).exists()
+    finished = run(server)
+    assert finished.status == RoundStatus.FINISHED and not finished.model_used
+    # The rules' verdicts are proposed as ever; the pair only the vectors found is not, and is counted.
+    assert pairs_of(server) == {("duplicate", frozenset({"language", "lang"})),
+                                ("contradiction", frozenset({"cup_date"}))}
+    assert finished.unjudged_pairs == 1
+    settings_url = reverse("memory:settings", args=[server.guild_id]) + "#model-consolidation"
+    review_url = reverse("consolidation:review", args=[server.guild_id])
+    block = logged_in_client(owner).get(review_url, headers={"HX-Request": "true"}).content.decode()
+    assert "1 pair that only the vectors see as alike was not proposed" in block
+    assert f'so set a consolidation model in <a href="{settings_url}">AI settings</a>' in block
+    viewer_block = logged_in_client(member).get(review_url, headers={"HX-Request": "true"}).content.decode()
+    assert "so set a consolidation model in AI settings and the next round will judge it." in viewer_block
+
+
+def test_once_a_consolidation_model_is_set_the_next_round_judges_the_pairs_the_last_one_could_not(
+        semantic_planted, owner):
+    from memory.models import ModelPurpose
+    from tests.model_server import played_model
+
+    server = semantic_planted["language"].server
+    run(server)
+    answer_all(server, owner)  # keep both: no fact changes, so only the unjudged pair is left to do
+    ConsolidationRound.objects.filter(server=server).update(started_at=long_ago(30), created_at=long_ago(30))
+    with played_model(server, owner, ModelPurpose.CONSOLIDATION, model_name="fake-consolidation",
+                      api_key="sk-consolidation-0123456789") as model:
+        model.script = [answer(json.dumps({"class": "duplicate", "wording": "Alex and Nova moderate the server."})),
+                        answer("A French retro gaming server.")]
+        second = run(server)
+    assert second.status == RoundStatus.FINISHED and second.unjudged_pairs == 0
+    assert "moderators here" in model.requests[0]["body"]["messages"][1]["content"]
+    merge = Proposal.objects.get(server=server, status="pending")
+    assert {merge.keeper.key, merge.other.key} == {"mod_team", "helpers"} and merge.wording_by_model
+
+
 # Refusals --------------------------------------------------------------------------
 
 
@@ -482,7 +542,7 @@ def test_facts_that_each_say_something_of_their_own_are_flagged_never_proposed_a
     assert other_keys is None or other_keys.kind == "contradiction"
 
 
-def test_a_pair_the_rules_found_and_the_vectors_see_too_is_found_once():
+def test_a_pair_the_rules_found_and_the_vectors_see_too_is_found_once_and_one_only_the_vectors_see_is_marked():
     """Under Semantic the vectors see an exact duplicate too; it used to come back twice, and the second
     proposal of the same pair broke the round's write (one waiting proposal per pair)."""
     from consolidation.pairs import PairingFact, find_pairs
@@ -490,8 +550,11 @@ def test_a_pair_the_rules_found_and_the_vectors_see_too_is_found_once():
     now = timezone.now()
     language = PairingFact(1, 1, "language", "The server's language is French.", "server", "", 0.9, True, now, 1)
     lang = PairingFact(2, 2, "lang", "Server language: French", "server", "", 0.7, False, now, 1)
-    pairs = find_pairs([language, lang], {(1, 2): 0.956})
-    assert [(pair.kind, pair.keeper.id, pair.other.id) for pair in pairs] == [("duplicate", 1, 2)]
+    mods = PairingFact(3, 3, "mod_team", "Alex and Nova are the moderators.", "server", "", 0.8, False, now, 1)
+    helpers = PairingFact(4, 4, "helpers", "Nova and Alex are the moderators here.", "server", "", 0.8, False, now, 1)
+    pairs = find_pairs([language, lang, mods, helpers], {(1, 2): 0.956, (3, 4): 0.984})
+    assert [(pair.kind, pair.keeper.id, pair.other.id, pair.by_meaning) for pair in pairs] == [
+        ("duplicate", 1, 2, False), ("duplicate", 4, 3, True)]
 
 
 def test_a_round_proposes_contradictions_even_when_duplicates_exceed_the_cap(consolidated, monkeypatch):

@@ -1,0 +1,17 @@
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ('consolidation', '0002_proposal_wording_help'),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name='consolidationround',
+            name='unjudged_pairs',
+            field=models.PositiveIntegerField(default=0, help_text="Pairs only the vectors found that no model "
+                                              "judged, so not proposed (the block says why)."),
+        ),
+    ]
