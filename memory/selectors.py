@@ -7,7 +7,7 @@ import json
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from django.contrib.postgres.search import SearchQuery
@@ -176,6 +176,10 @@ class FactPage:
     next_cursor: str | None
     previous_cursor: str | None
     count_label: str
+    # The page's own address (at most one is set; both empty on page 1): the list reloads itself from it after a
+    # change, so whoever is on page 3 stays there.
+    after: str = ""
+    before: str = ""
 
 
 def prefix_tsquery_text(text: str) -> str | None:
@@ -350,7 +354,9 @@ def fact_page(fact_filter: FactFilter, *, after: str = "", before: str = "", pag
                                                      on_later_page=on_later_page)
         back_on_page_one = not on_later_page or (backwards and not has_more)
         return FactPage(facts=rows, exact_key_facts=exact_key_facts if back_on_page_one else [],
-                        next_cursor=next_cursor, previous_cursor=previous_cursor, count_label=count_label)
+                        next_cursor=next_cursor, previous_cursor=previous_cursor, count_label=count_label,
+                        after=after if on_later_page and not backwards else "",
+                        before=before if backwards and has_more else "")  # walked back to page 1: no address
 
     def facts_in_order(pks: list[int]) -> list[Fact]:
         by_pk = Fact.objects.select_related(*related).in_bulk(pks[:page_size])
@@ -383,6 +389,26 @@ def fact_page(fact_filter: FactFilter, *, after: str = "", before: str = "", pag
     order = [f"-{column}", "-id"] if newest_first else [column, "id"]
     rows = list(facts.order_by(*order)[: page_size + 1])
     return page_of(rows, len(rows) > page_size, _count_label(matching, estimate))
+
+
+def fact_page_or_nearest(fact_filter: FactFilter, *, after: str = "", before: str = "",
+                         page_size: int = PAGE_SIZE) -> FactPage:
+    """The page asked for or, when it has no facts left (its last ones deleted, restored or merged away since it
+    was opened), the nearest page that has: the one ending where it began, else the first page."""
+    page = fact_page(fact_filter, after=after, before=before, page_size=page_size)
+    if page.facts or page.exact_key_facts or not (after or before):
+        return page
+    if page.after:
+        # Nothing is left after the cursor: show the page that ends with it. The cursor's own fact was the last
+        # one of the page before, so the backwards walk must include it; ids are integers, so the boundary one
+        # id further along (towards the later pages) is exactly "at or before the cursor".
+        column, descending = SORTS.get(fact_filter.sort, SORTS["changed"])
+        value, pk = _decode_cursor(page.after, column)
+        up_to_cursor = _encode_cursor(value, max(pk - 1, 0) if descending else pk + 1)
+        ending_here = fact_page(fact_filter, before=up_to_cursor, page_size=page_size)
+        if ending_here.facts:
+            return replace(ending_here, next_cursor=None)  # the page after it was just found empty
+    return fact_page(fact_filter, page_size=page_size)
 
 
 def servers_with_retracted_facts(server_ids: tuple[int, ...]) -> bool:

@@ -21,7 +21,7 @@ from ..selectors import (
     FactFilter,
     FactState,
     ai_settings_for_server,
-    fact_page,
+    fact_page_or_nearest,
     servers_with_retracted_facts,
     summary_current,
 )
@@ -37,14 +37,16 @@ def fact_list_context(request: HtmxHttpRequest) -> dict:
     chosen = visible.filter(guild_id=guild_id).first() if SNOWFLAKE.fullmatch(guild_id) else None
     server_ids = (chosen.pk,) if chosen else tuple(server.pk for server in visible)
     has_retracted = servers_with_retracted_facts(server_ids)
-    state = request.GET.get("state", FactState.IN_FORCE)
-    if state not in FactState.CHOICES or not has_retracted:
-        state = FactState.IN_FORCE
+    asked_state = request.GET.get("state", FactState.IN_FORCE)
+    state = asked_state if asked_state in FactState.CHOICES and has_retracted else FactState.IN_FORCE
+    # A page's address belongs to the list it was read from: once the tab asked for is gone (the last retracted
+    # fact restored), the list shown instead starts at its first page.
+    after, before = (request.GET.get("after", ""), request.GET.get("before", "")) if state == asked_state else ("", "")
     sort = request.GET.get("sort", "changed")
     sort = sort if sort in SORTS else "changed"
     query = request.GET.get("q", "").replace("\x00", "")[:200]  # PostgreSQL text cannot hold NUL
-    page = fact_page(FactFilter(server_ids=server_ids, query=query, state=state, sort=sort),
-                     after=request.GET.get("after", ""), before=request.GET.get("before", ""))
+    page = fact_page_or_nearest(FactFilter(server_ids=server_ids, query=query, state=state, sort=sort),
+                                after=after, before=before)
     configurable_ids = set(
         servers_configurable_by(request.user).filter(pk__in=server_ids).values_list("pk", flat=True)
     )

@@ -216,3 +216,28 @@ def test_choosing_consolidated_shows_its_block_without_a_reload(live_server, arc
     page.wait_for_selector(".scale-step.is-current:has-text('Consolidated')")
     expect(page.locator("#consolidation")).to_have_count(1)  # the page was drawn again around the new type
     expect(page.locator(".type-card")).to_have_count(0)  # the comparison closed, the type is in view
+
+
+def test_deleting_a_fact_on_page_two_keeps_the_list_on_page_two(live_server, arcade, page):
+    for index in range(60):
+        make_fact(arcade, key=f"note_{index:02d}", content=f"Note number {index}.")
+    log_in(page, live_server, "owner")
+    open_memory(page, live_server)
+    page.click(".pager a[rel=next]")
+    expect(page.locator(".pager a[rel=prev]")).to_have_count(1)
+    on_page_two = visible_keys(page)
+    assert len(on_page_two) == 13  # 63 facts: 50 on page one
+    page.locator("#fact-rows .fact", has_text=on_page_two[0]).locator("button:has-text('Delete')").click()
+    page.locator("#fact-rows .fact.is-confirming button:has-text('Delete')").click()
+    expect(page.locator(".list-bar .count")).to_contain_text("62 facts")  # the list reloaded after the delete
+    assert visible_keys(page) == on_page_two[1:]  # still page two, without the deleted fact
+    expect(page.locator(".pager a[rel=prev]")).to_have_count(1)
+    # Deleting the rest of page two leaves nothing there: the list shows page one, the nearest with facts.
+    for left, key in enumerate(on_page_two[1:], start=1):
+        page.locator("#fact-rows .fact", has_text=key).locator("button:has-text('Delete')").click()
+        page.locator("#fact-rows .fact.is-confirming button:has-text('Delete')").click()
+        expect(page.locator(".list-bar .count")).to_contain_text(f"{62 - left} facts")  # reloaded before the next
+    expect(page.locator("#fact-rows .fact")).to_have_count(50)  # page one, whole
+    assert not set(visible_keys(page)) & set(on_page_two)
+    expect(page.locator(".pager a[rel=prev]")).to_have_count(0)
+    expect(page.locator("#fact-rows .fact")).to_have_count(50)

@@ -45,6 +45,16 @@ def test_adding_a_fact_answers_its_row_and_a_fresh_form_out_of_band(owner, serve
     assert "<html" not in page
 
 
+def test_the_fresh_form_says_which_fact_was_added(owner, server):
+    """The list reloads at the page the user is on; from page 3 the new row (newest, so on page 1) leaves it."""
+    response = logged_in_client(owner).post(reverse("memory:fact-create", args=[server.guild_id]), NEW_FACT,
+                                            headers=HTMX)
+    fact = Fact.objects.get(server=server)
+    form = response.content.decode().split('<form id="fact-create"', 1)[1]
+    fact_url = reverse("memory:fact", args=[server.guild_id, fact.number])
+    assert f'role="status">Added <a href="{fact_url}">#{fact.number}</a> <code>tournament_day</code>.' in form
+
+
 def test_adding_a_member_fact_needs_and_shows_the_member_id(owner, server):
     data = {**NEW_FACT, "scope": "member", "member_id": "200000000000000021"}
     response = logged_in_client(owner).post(reverse("memory:fact-create", args=[server.guild_id]), data,

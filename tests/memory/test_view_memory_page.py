@@ -9,12 +9,13 @@ import re
 import pytest
 from django.urls import reverse
 
-from memory.services import FactAuthor, fact_retract, summary_set
+from memory.services import FactAuthor, fact_retract, facts_restore_all, summary_set
 from tests.conftest import logged_in_client
 from tests.factories import make_fact
 
 PAGE = reverse("memory:page")
 LIST_FRAGMENT = {"HX-Request": "true", "HX-Target": "fact-list"}
+HTMX = {"HX-Request": "true"}
 
 
 def row_numbers(page: str) -> list[int]:
@@ -270,3 +271,135 @@ def test_the_pinned_exact_key_fact_is_back_after_next_then_previous(member, serv
                              "before": second.context["page"].previous_cursor}, headers=LIST_FRAGMENT)
     assert row_numbers(back.content.decode())[0] == pinned.number
     assert row_numbers(back.content.decode()) == row_numbers(first.content.decode())
+
+
+# The list reloading itself after a change (facts-changed, memory-changed) --------------------------------------
+
+
+def reload_query(fragment: str) -> dict[str, str]:
+    """What htmx sends when the list reloads itself: the hidden inputs of the elements its reload trigger includes
+    (those the fragment holds; the server filter and search box around it are added by the caller)."""
+    trigger = re.search(r'<div hidden hx-get="[^"]*" hx-trigger="[^"]*facts-changed[^"]*"\s+hx-include="([^"]+)"',
+                        fragment)
+    query: dict[str, str] = {}
+    for selector in trigger.group(1).split(","):
+        block = re.search(rf'<div id="{selector.strip().removeprefix("#")}">(.*?)</div>', fragment, flags=re.S)
+        if block:
+            query.update(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', block.group(1)))
+    return {name: html.unescape(value) for name, value in query.items()}
+
+
+def reload_of(client, server, fragment: str, *, q: str = ""):
+    return client.get(PAGE, {"server": server.guild_id, "q": q, **reload_query(fragment)}, headers=LIST_FRAGMENT)
+
+
+def delete_on_page(client, server, number: int) -> None:
+    response = client.post(reverse("memory:fact-delete", args=[server.guild_id, number]), headers=HTMX)
+    assert "facts-changed" in response["HX-Trigger-After-Settle"]
+
+
+@pytest.mark.parametrize("sort, q", [("changed", ""), ("confidence_asc", ""), ("number", ""), ("changed", "fact")],
+                         ids=["newest", "confidence ascending", "number", "newest, searching"])
+def test_after_a_delete_on_page_two_the_list_reloads_at_page_two(owner, server, hundred_and_twenty_facts, sort, q):
+    client = logged_in_client(owner)
+    first = client.get(PAGE, {"server": server.guild_id, "sort": sort, "q": q}, headers=LIST_FRAGMENT)
+    second = client.get(pager_link(first.content.decode(), "next"), headers=LIST_FRAGMENT).content.decode()
+    third = client.get(pager_link(second, "next"), headers=LIST_FRAGMENT).content.decode()
+    on_page_two = row_numbers(second)
+    delete_on_page(client, server, on_page_two[0])
+    reloaded = reload_of(client, server, second, q=q)
+    assert reloaded.context["sort"] == sort and reloaded.context["query"] == q
+    # Page two without the deleted fact, topped up from page three: not page one again.
+    assert row_numbers(reloaded.content.decode()) == on_page_two[1:] + row_numbers(third)[:1]
+
+
+def test_after_a_restore_in_the_retracted_tab_the_list_stays_at_its_page(owner, server):
+    for index in range(60):
+        fact_retract(fact=make_fact(server, key=f"old_{index:02d}", content=f"Old rule {index}."), reason="stale")
+    client = logged_in_client(owner)
+    first = client.get(PAGE, {"server": server.guild_id, "state": "retracted"}, headers=LIST_FRAGMENT)
+    second = client.get(pager_link(first.content.decode(), "next"), headers=LIST_FRAGMENT).content.decode()
+    restored = row_numbers(second)[0]
+    client.post(reverse("memory:fact-restore", args=[server.guild_id, restored]), headers=HTMX)
+    reloaded = reload_of(client, server, second)
+    assert reloaded.context["state"] == "retracted"
+    assert row_numbers(reloaded.content.decode()) == row_numbers(second)[1:]
+
+
+def test_when_a_page_loses_its_last_facts_the_list_shows_the_nearest_page_that_has_some(
+        owner, server, hundred_and_twenty_facts):
+    client = logged_in_client(owner)
+    first = client.get(PAGE, {"server": server.guild_id}, headers=LIST_FRAGMENT).content.decode()
+    second = client.get(pager_link(first, "next"), headers=LIST_FRAGMENT).content.decode()
+    third = client.get(pager_link(second, "next"), headers=LIST_FRAGMENT).content.decode()
+    for number in row_numbers(third):
+        delete_on_page(client, server, number)
+    reloaded = reload_of(client, server, third).content.decode()
+    assert row_numbers(reloaded) == row_numbers(second)  # page two, whole, is now the last page
+    assert 'rel="prev"' in reloaded and 'rel="next"' not in reloaded
+    # Reloading again (the next change) stays there too.
+    again = reload_of(client, server, reloaded).content.decode()
+    assert row_numbers(again) == row_numbers(second)
+
+
+def test_a_list_emptied_at_a_later_page_says_no_facts_instead_of_pointing_elsewhere(owner, server):
+    facts = [make_fact(server, key=f"fact_{index:02d}", content=f"Fact number {index}.") for index in range(51)]
+    client = logged_in_client(owner)
+    first = client.get(PAGE, {"server": server.guild_id}, headers=LIST_FRAGMENT).content.decode()
+    second = client.get(pager_link(first, "next"), headers=LIST_FRAGMENT).content.decode()
+    for fact in facts:
+        delete_on_page(client, server, fact.number)
+    reloaded = reload_of(client, server, second)
+    assert row_numbers(reloaded.content.decode()) == []
+    assert "No facts yet." in reloaded.content.decode()
+    assert reload_query(reloaded.content.decode()) == {"state": "in_force", "sort": "changed"}
+
+
+def test_back_on_page_one_by_previous_the_list_reloads_as_page_one(owner, server, hundred_and_twenty_facts):
+    client = logged_in_client(owner)
+    first = client.get(PAGE, {"server": server.guild_id}, headers=LIST_FRAGMENT).content.decode()
+    second = client.get(pager_link(first, "next"), headers=LIST_FRAGMENT).content.decode()
+    back = client.get(pager_link(second, "prev"), headers=LIST_FRAGMENT).content.decode()
+    assert "after" not in reload_query(back) and "before" not in reload_query(back)
+    added = make_fact(server, key="newest_rule", content="A fact added meanwhile.")
+    assert row_numbers(reload_of(client, server, back).content.decode())[0] == added.number
+
+
+def test_a_new_search_starts_at_page_one_even_from_a_later_page(member, server, hundred_and_twenty_facts):
+    """The page's address stays out of what the search box and the tabs send (only the reload sends it)."""
+    client = logged_in_client(member)
+    first = client.get(PAGE, {"server": server.guild_id}, headers=LIST_FRAGMENT).content.decode()
+    second = client.get(pager_link(first, "next"), headers=LIST_FRAGMENT).content.decode()
+    page = client.get(pager_link(first, "next")).content.decode()  # the full page at page two
+    search_box = re.search(r'<input type="search" id="id_q"[^>]*>', page, flags=re.S).group(0)
+    assert "#fact-list-page" not in re.search(r'hx-include="([^"]+)"', search_box).group(1)
+    assert 'name="after"' not in re.search(r'<div id="fact-list-state">(.*?)</div>', second, flags=re.S).group(1)
+    assert 'name="after"' in re.search(r'<div id="fact-list-page">(.*?)</div>', second, flags=re.S).group(1)
+
+
+def test_when_the_retracted_tab_goes_away_the_reload_starts_the_facts_in_force_at_page_one(owner, server):
+    for index in range(60):
+        make_fact(server, key=f"rule_{index:02d}", content=f"Rule {index}.")
+        fact_retract(fact=make_fact(server, key=f"old_{index:02d}", content=f"Old rule {index}."), reason="stale")
+    client = logged_in_client(owner)
+    first = client.get(PAGE, {"server": server.guild_id, "state": "retracted"}, headers=LIST_FRAGMENT)
+    second = client.get(pager_link(first.content.decode(), "next"), headers=LIST_FRAGMENT).content.decode()
+    facts_restore_all(server=server, actor=owner)  # nothing retracted any more: no tabs
+    reloaded = reload_of(client, server, second)
+    assert reloaded.context["state"] == "in_force"
+    page_one = client.get(PAGE, {"server": server.guild_id}, headers=LIST_FRAGMENT).content.decode()
+    assert row_numbers(reloaded.content.decode()) == row_numbers(page_one)
+    assert len(row_numbers(page_one)) == 50
+
+
+def test_a_page_reached_by_previous_that_lost_every_fact_before_it_shows_page_one(owner, server):
+    facts = [make_fact(server, key=f"fact_{index:03d}", content=f"Fact number {index}.") for index in range(60)]
+    client = logged_in_client(owner)
+    first = client.get(PAGE, {"server": server.guild_id}, headers=LIST_FRAGMENT).content.decode()
+    second = client.get(pager_link(first, "next"), headers=LIST_FRAGMENT).content.decode()
+    back = client.get(pager_link(second, "prev"), headers=LIST_FRAGMENT).content.decode()
+    assert row_numbers(back) == row_numbers(first)
+    for number in row_numbers(first):
+        delete_on_page(client, server, number)
+    emptied = client.get(pager_link(second, "prev"), headers=LIST_FRAGMENT).content.decode()
+    assert row_numbers(emptied) == [fact.number for fact in reversed(facts[:10])]  # what is left: page one
