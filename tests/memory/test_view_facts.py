@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from memory.models import Fact
 from memory.services import fact_retract, fact_update
@@ -173,6 +175,46 @@ def test_a_facts_own_page_lists_the_facts_it_replaced(member, server):
     assert "<html" in page
     assert "It replaced" in page
     assert "The tournament is on Friday." in page
+
+
+def shown(moment) -> str:
+    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M")
+
+
+def validity_of(page: str) -> str:
+    """The fact page's validity sentence, as one line of text."""
+    sentence = re.search(r'<p class="validity[^"]*">(.*?)</p>', page, flags=re.S).group(1)
+    return " ".join(re.sub(r"<(?!a |/a)[^>]+>", "", sentence).split())
+
+
+def test_a_replaced_facts_page_says_from_when_until_when_and_what_replaced_it(member, server):
+    old = make_fact(server, key="tournament_day", content="The tournament is on Friday.")
+    new = make_fact(server, key="tournament_day", content="The tournament is on Saturday.")
+    Fact.objects.filter(pk=old.pk).update(valid_from=timezone.now() - timedelta(days=30))
+    old = fact_retract(fact=old, reason="moved to Saturday", superseded_by=new)
+    page = logged_in_client(member).get(reverse("memory:fact", args=[server.guild_id, old.number])).content.decode()
+    assert shown(old.valid_from) != shown(old.retracted_at)
+    new_url = reverse("memory:fact", args=[server.guild_id, new.number])
+    assert validity_of(page) == (
+        f'In force from {shown(old.valid_from)} until {shown(old.retracted_at)}, replaced by '
+        f'<a href="{new_url}">#{new.number}</a> (moved to Saturday). The bot no longer sees it.'
+    )
+
+
+def test_a_retracted_facts_page_says_until_when_and_that_it_was_retracted(member, server):
+    fact = fact_retract(fact=make_fact(server, key="food_rule", content="No food in the arcade."), reason="")
+    page = logged_in_client(member).get(reverse("memory:fact", args=[server.guild_id, fact.number])).content.decode()
+    assert validity_of(page) == (
+        f"In force from {shown(fact.valid_from)} until {shown(fact.retracted_at)}, retracted. "
+        "The bot no longer sees it."
+    )
+
+
+def test_a_fact_in_force_says_only_since_when(member, server):
+    fact = make_fact(server)
+    page = logged_in_client(member).get(reverse("memory:fact", args=[server.guild_id, fact.number])).content.decode()
+    assert validity_of(page) == f"In force since {shown(fact.valid_from)}."
+    assert "until" not in validity_of(page)
 
 
 def test_delete_asks_for_confirmation_in_the_row(owner, server):
