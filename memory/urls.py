@@ -16,6 +16,7 @@ urlpatterns = [
     path(server + "facts/<int:number>/restore", facts.fact_restore_view, name="fact-restore"),
     path(server + "summary", server_memory.summary_view, name="summary"),
     path(server + "summary/edit", server_memory.summary_edit, name="summary-edit"),
+    path(server + "summary/history/", server_memory.summary_history, name="summary-history"),
     path(server + "memory-type", server_memory.memory_type_view, name="memory-type"),
     path(server + "memory-type/ranked", server_memory.ranked_dry_run, name="ranked-dry-run"),
     path(server + "restore-all", server_memory.restore_all, name="restore-all"),

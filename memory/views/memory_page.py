@@ -23,8 +23,8 @@ from ..selectors import (
     ai_settings_for_server,
     fact_page_or_nearest,
     servers_with_retracted_facts,
-    summary_current,
 )
+from .server_memory import summary_block_context
 
 
 SNOWFLAKE = re.compile(SNOWFLAKE_REGEX)
@@ -83,8 +83,7 @@ def memory_page(request: HtmxHttpRequest) -> HttpResponse:
     if chosen is not None:
         ai_settings = ai_settings_for_server(chosen)
         context.update(
-            can_configure=chosen.pk in context["configurable_ids"],
-            summary=summary_current(chosen),
+            **summary_block_context(chosen, can_configure=chosen.pk in context["configurable_ids"]),
             ai_settings=ai_settings,
             active_profile=profile_for(ai_settings.memory_type),
             profiles=PROFILES,

@@ -1,4 +1,5 @@
-"""Whole-server actions on the memory page: summary, memory type, restore all, wipe, audit log."""
+"""Whole-server actions on the memory page: summary (and its earlier wordings), memory type, restore all, wipe,
+audit log."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 
+from teams.models import Server
 from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_configurer, server_for_viewer
 from teams.selectors import audit_entries_for_server
@@ -20,10 +22,11 @@ from ..dry_run import clean_sample_message, ranked_slot_changes, type_cards
 from ..forms import SummaryForm, WipeForm
 from ..memory_types import PROFILES, profile_for
 from ..models import Fact
-from ..selectors import ai_settings_for_server, summary_current
+from ..selectors import ai_settings_for_server, summary_current, summary_earlier_count, summary_versions
 from ..services import FactAuthor, facts_restore_all, member_wipe, memory_type_set, server_wipe, summary_set
 
 AUDIT_PAGE_SIZE = 50
+SUMMARY_HISTORY_PAGE_SIZE = 20
 
 
 def _memory_url(guild_id: str) -> str:
@@ -36,9 +39,8 @@ def summary_view(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
     """GET: the summary block. POST (configure): save a new wording; the old one is retracted, not deleted."""
     if request.method == "GET":
         server = server_for_viewer(request.user, guild_id)
-        return render(request, "memory/_summary.html", {
-            "server": server, "summary": summary_current(server), "can_configure": can_configure(request.user, server)
-        })
+        block = summary_block_context(server, can_configure=can_configure(request.user, server))
+        return render(request, "memory/_summary.html", {"server": server, **block})
     server = server_for_configurer(request.user, guild_id)
     form = SummaryForm(request.POST)
     if form.is_valid():
@@ -48,8 +50,36 @@ def summary_view(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
             form.add_error(None, error)
         else:
             return render(request, "memory/_summary.html",
-                          {"server": server, "summary": summary_current(server), "can_configure": True})
+                          {"server": server, **summary_block_context(server, can_configure=True)})
     return render(request, "memory/_summary_form.html", {"server": server, "form": form}, status=422)
+
+
+def summary_block_context(server: Server, *, can_configure: bool) -> dict:
+    """What memory/_summary.html needs besides its server; the memory page includes the block too."""
+    return {"summary": summary_current(server), "earlier_summaries": summary_earlier_count(server),
+            "can_configure": can_configure}
+
+
+@panel_login_required
+@require_GET
+def summary_history(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
+    """Every wording the summary has had, newest first, paged by id: whoever may read the summary may read them."""
+    server = server_for_viewer(request.user, guild_id)
+    before = _id_or_none(request.GET.get("before", ""))
+    rows = summary_versions(server, before_id=before, limit=SUMMARY_HISTORY_PAGE_SIZE + 1)
+    context = {
+        "server": server,
+        "versions": rows[:SUMMARY_HISTORY_PAGE_SIZE],
+        "next_before": rows[SUMMARY_HISTORY_PAGE_SIZE - 1].pk if len(rows) > SUMMARY_HISTORY_PAGE_SIZE else None,
+        "is_first_page": before is None,
+    }
+    template = "memory/_summary_versions.html" if request.htmx else "memory/summary_history_page.html"
+    return render(request, template, context)
+
+
+def _id_or_none(raw: str) -> int | None:
+    """A row id from our own "older" link; anything else ("²", a number past bigint) means the first page."""
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
 
 
 @panel_login_required

@@ -57,6 +57,7 @@ MATRIX: list[Route] = [
     Route("summary", SERVER, "GET", False),
     Route("summary", SERVER, "POST", True, {"content": "A friendly retro gaming server."}),
     Route("summary-edit", SERVER, "GET", True),
+    Route("summary-history", SERVER, "GET", False),
     Route("memory-type", SERVER, "GET", False),
     Route("memory-type", SERVER, "POST", True, {"memory_type": "ledger"}, owner_status=302),
     Route("ranked-dry-run", SERVER, "GET", False, {"message": "When is the tournament?"}),
