@@ -194,15 +194,15 @@ def audit_log(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
     """Newest first, paged by id (configure users only: it names who did what)."""
     server = server_for_configurer(request.user, guild_id)
     entries = audit_entries_for_server(server).order_by("-id")
-    before = request.GET.get("before", "")
-    if before.isdigit():
-        entries = entries.filter(id__lt=int(before))
+    before = _id_or_none(request.GET.get("before", ""))
+    if before is not None:
+        entries = entries.filter(id__lt=before)
     rows = list(entries[: AUDIT_PAGE_SIZE + 1])
     context = {
         "server": server,
         "entries": rows[:AUDIT_PAGE_SIZE],
         "next_before": rows[AUDIT_PAGE_SIZE - 1].id if len(rows) > AUDIT_PAGE_SIZE else None,
-        "is_first_page": not before,
+        "is_first_page": before is None,
     }
     template = "memory/_audit_rows.html" if request.htmx else "memory/audit_page.html"
     return render(request, template, context)

@@ -277,3 +277,10 @@ def test_choosing_a_type_from_the_comparison_page_sends_the_browser_to_the_memor
     assert response.status_code == 200
     assert response["HX-Redirect"] == memory_page_of(server)
     assert ai_settings_for_server(server).memory_type == "ledger"
+
+
+@pytest.mark.parametrize("before", ["²", "99999999999999999999999", "abc"])
+def test_an_odd_older_link_in_the_audit_log_shows_the_first_page(owner, server, sixty_audit_entries, before):
+    response = logged_in_client(owner).get(reverse("memory:audit", args=[server.guild_id]), {"before": before})
+    assert response.status_code == 200
+    assert len(re.findall(r"<code>(test\.step_\d\d)</code>", response.content.decode())) == 50
