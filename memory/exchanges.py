@@ -104,6 +104,8 @@ def validate_reason(raw: object, field_name: str = "reason") -> str:
 
 
 def validate_number(raw: object, field_name: str = "number") -> int:
+    if isinstance(raw, float) and raw.is_integer():
+        raw = int(raw)  # JSON has one number type: 12.0 is the whole number 12 (and valid for the schema's integer)
     if isinstance(raw, bool) or not isinstance(raw, int) or not 1 <= raw <= 2**31 - 1:
         raise ValidationError({field_name: f"The {field_name} must be a whole number from 1 to 2147483647."})
     return raw

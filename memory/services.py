@@ -74,12 +74,22 @@ def validate_content(raw: str) -> str:
     return content
 
 
+# Confidence, importance and ranking weights are kept to six decimal places. PostgreSQL answers a float
+# product that underflows (1e-300 * 1e-300) with an error, not with 0, and the ranking multiplies them:
+# a bot sending confidence 1e-300 would have made every later context call of its server fail.
+UNIT_DECIMALS = 6
+
+
+def kept_precision(value: float) -> float:
+    return round(float(value), UNIT_DECIMALS)
+
+
 def validate_unit_interval(value: float | None, field: str, *, allow_none: bool = False) -> float | None:
     if value is None and allow_none:
         return None
     if value is None or isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
         raise ValidationError({field: f"The {field} must be a number from 0 to 1."})
-    return float(value)
+    return kept_precision(value)
 
 
 def validate_member_id(raw: str | None, field: str = "member_id") -> str:
@@ -478,7 +488,7 @@ def ai_settings_problems(
     for name, value in weights.items():
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not (w_low <= value <= w_high):
             errors[name] = f"Each ranking weight must be a number from {w_low:g} to {w_high:g}."
-    if not errors and not any(weights.values()):
+    if not errors and not any(kept_precision(value) for value in weights.values()):
         errors["weight_recency"] = "At least one ranking weight must be above 0."
     channel_lists = [("read_channel_ids", read.channel_ids), ("write_channel_ids", write.channel_ids),
                      ("reply_channel_ids", reply_channel_ids or ())]
@@ -528,9 +538,9 @@ def ai_settings_update(
     if remember_limit_per_hour is not None:
         ai_settings.remember_limit_per_hour = remember_limit_per_hour
     ai_settings.max_injected_items = max_injected_items
-    ai_settings.weight_recency = float(weight_recency)
-    ai_settings.weight_importance = float(weight_importance)
-    ai_settings.weight_relevance = float(weight_relevance)
+    ai_settings.weight_recency = kept_precision(weight_recency)
+    ai_settings.weight_importance = kept_precision(weight_importance)
+    ai_settings.weight_relevance = kept_precision(weight_relevance)
     ai_settings.read_all_channels, ai_settings.read_channel_ids = read.all_channels, list(read.channel_ids)
     ai_settings.write_all_channels, ai_settings.write_channel_ids = write.all_channels, list(write.channel_ids)
     ai_settings.include_threads = include_threads

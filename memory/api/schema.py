@@ -11,6 +11,16 @@ NULLABLE_SNOWFLAKE = {"anyOf": [SNOWFLAKE, {"type": "null"}]}
 UNIT = {"type": "number", "minimum": 0, "maximum": 1}
 NUMBER = {"type": "integer", "minimum": 1, "maximum": 2147483647}
 REF = "#/components/schemas/"
+# What the code refuses, said in the schema too, so that a request the schema accepts is accepted (tests:
+# schemathesis' valid examples must answer 2xx). The API refuses NUL in message text (PostgreSQL text
+# cannot hold it) and text that is only whitespace; fact text has NUL dropped instead, and a key is
+# lower-cased with whitespace runs turned into "_" before its character rule applies. Whitespace is
+# spelled out (Python's str.strip() set) because a pattern's \s differs between JavaScript and Python.
+SPACE = "\\u0009-\\u000d\\u001c-\\u0020\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000"
+NO_NUL = "^[^\\u0000]*$"
+SOME_TEXT_NO_NUL = f"^[^\\u0000]*[^{SPACE}\\u0000][^\\u0000]*$"
+SOME_TEXT = f"[^{SPACE}\\u0000]"
+KEY_INPUT = f"^[A-Za-z0-9_.{SPACE}\\u0000-]*[A-Za-z0-9_.-][A-Za-z0-9_.{SPACE}\\u0000-]*$"
 
 
 def _ref(name: str) -> dict:
@@ -42,9 +52,13 @@ MESSAGE_PROPERTIES = {
     "thread_parent_id": {**NULLABLE_SNOWFLAKE, "description": "Set when the message is in a thread: the channel "
                                                               "the thread was started in."},
     "author_id": SNOWFLAKE,
-    "author_name": {"type": "string", "maxLength": 100},
-    "content": {"type": "string", "minLength": 1, "maxLength": 4000},
+    "author_name": {"type": "string", "maxLength": 100, "pattern": NO_NUL},
+    "content": {"type": "string", "minLength": 1, "maxLength": 4000, "pattern": SOME_TEXT_NO_NUL,
+                "description": "Not only whitespace."},
 }
+
+FACT_CONTENT_INPUT = {"type": "string", "minLength": 1, "maxLength": 1000, "pattern": SOME_TEXT,
+                      "description": "Not only whitespace."}
 
 SCHEMAS = {
     "Error": {"type": "object", "required": ["error", "field"], "additionalProperties": False, "properties": {
@@ -64,8 +78,10 @@ SCHEMAS = {
                          "history": {"type": "array", "maxItems": 30, "description": "Recent messages, oldest first.",
                                      "items": {"type": "object", "additionalProperties": False,
                                                "required": ["content"], "properties": {
-                                                   "author_name": {"type": "string", "maxLength": 100},
+                                                   "author_name": {"type": "string", "maxLength": 100,
+                                                                   "pattern": NO_NUL},
                                                    "content": {"type": "string", "maxLength": 4000,
+                                                               "pattern": NO_NUL,
                                                                "description": "May be empty (an attachment or "
                                                                               "a sticker): left out."},
                                                    "is_bot": {"type": "boolean"}}}}}},
@@ -78,7 +94,8 @@ SCHEMAS = {
             "facts": {"type": "array", "items": _ref("Fact")},
             "prompt": {"type": "string", "description": "The memory block to put in the model's context."}}},
     "SearchRequest": {"type": "object", "additionalProperties": False, "required": ["query"], "properties": {
-        "query": {"type": "string", "minLength": 1, "maxLength": 500}}},
+        "query": {"type": "string", "minLength": 1, "maxLength": 500, "pattern": SOME_TEXT_NO_NUL,
+                  "description": "Not only whitespace."}}},
     "SearchResult": {"type": "object", "additionalProperties": False,
                      "required": ["facts", "mode", "fallback_reason"], "properties": {
                          "facts": {"type": "array", "items": _ref("Fact")},
@@ -90,18 +107,22 @@ SCHEMAS = {
                 "number": NUMBER, "reason": {"type": "string", "maxLength": 500}}}},
         "supersede": {"type": "array", "maxItems": 50, "items": {
             "type": "object", "additionalProperties": False, "required": ["number", "content"], "properties": {
-                "number": NUMBER, "content": {"type": "string", "minLength": 1, "maxLength": 1000},
+                "number": NUMBER, "content": FACT_CONTENT_INPUT,
                 "reason": {"type": "string", "maxLength": 500}}}},
         "remember": {"type": "array", "maxItems": 50, "items": {
             "type": "object", "additionalProperties": False, "required": ["key", "content"], "properties": {
-                "key": {"type": "string", "minLength": 1, "maxLength": 64,
+                "key": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": KEY_INPUT,
                         "description": "Lower-cased, spaces become _; then only a-z 0-9 _ . -"},
-                "content": {"type": "string", "minLength": 1, "maxLength": 1000},
+                "content": FACT_CONTENT_INPUT,
                 "scope": {"enum": ["server", "member"],
                           "description": "Default: 'member' when member_id is given, else 'server'."},
                 "member_id": {**NULLABLE_SNOWFLAKE,
                               "description": "Whom a member fact is about; refused with scope 'server'."},
-                "importance": {"anyOf": [UNIT, {"type": "null"}]}, "confidence": UNIT}}}}},
+                "importance": {"anyOf": [UNIT, {"type": "null"}]}, "confidence": UNIT},
+            # A server fact is about no member; a member fact needs one.
+            "anyOf": [{"properties": {"scope": {"const": "server"}, "member_id": {"type": "null"}}},
+                      {"required": ["member_id"], "properties": {"scope": {"const": "member"},
+                                                                 "member_id": SNOWFLAKE}}]}}}},
     "ActionResult": {"type": "object", "additionalProperties": False, "required": ["op", "status"], "properties": {
         "op": {"enum": ["retract", "supersede", "remember", "search", "unknown"],
                "description": "unknown: the model called a tool that does not exist (reply only)."},

@@ -162,6 +162,15 @@ def test_a_retract_without_a_reason_is_applied_with_an_empty_reason(api, server,
     assert fresh(newer).retraction_reason == ""
 
 
+def test_a_number_written_as_a_whole_float_is_that_number(api, server, two_facts):
+    """JSON has one number type (the schema's integer allows 2.0): a bot's serializer may write 2.0."""
+    _, newer = two_facts
+    exchange = open_exchange(api, server)
+    results = api.actions(exchange, retract=[{"number": float(newer.number)}])
+    assert results == [{"op": "retract", "number": newer.number, "status": "applied"}]
+    assert fresh(newer).retracted_at is not None
+
+
 # Supersede --------------------------------------------------------------------------
 
 
@@ -219,6 +228,20 @@ def test_remember_defaults_to_a_server_fact_with_full_confidence_and_no_importan
     results = api.actions(exchange, remember=[{"key": "server_theme", "content": "Retro gaming."}])
     fact = Fact.objects.get(server=server, number=results[0]["number"])
     assert (fact.scope, fact.member_id, fact.confidence, fact.importance) == ("server", "", 1.0, None)
+
+
+def test_a_vanishingly_small_confidence_and_importance_are_kept_to_six_places_and_ranking_still_works(api, server):
+    """PostgreSQL answers a float product that underflows with an error: before six places were kept,
+    1e-300 × 1e-300 in the ranking index made the remember a 500 (found by schemathesis)."""
+    exchange = open_exchange(api, server, MemoryType.RANKED)
+    results = api.actions(exchange, remember=[
+        {"key": "tiny", "content": "Barely believed.", "confidence": 1e-300, "importance": 1e-300},
+        {"key": "precise", "content": "Quite believed.", "confidence": 0.87654321}])
+    assert [result["status"] for result in results] == ["applied", "applied"]
+    tiny, precise = (Fact.objects.get(server=server, number=result["number"]) for result in results)
+    assert (tiny.confidence, tiny.importance, precise.confidence) == (0.0, 0.0, 0.876543)
+    numbers = [fact["number"] for fact in api.context(server)["facts"]]
+    assert tiny.number in numbers and precise.number in numbers
 
 
 def test_remember_with_a_member_id_and_no_scope_is_a_fact_about_that_member(api, server):

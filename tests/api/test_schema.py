@@ -174,6 +174,25 @@ def test_the_schema_refuses_what_api_md_calls_out_of_range():
     assert not component_validator("Message").is_valid({**MESSAGE, "colour": "red"})
 
 
+def test_the_schema_refuses_the_text_the_code_refuses_and_accepts_what_the_code_accepts():
+    """A bot that checks its requests against the schema must not meet a 400 the schema did not predict
+    (schemathesis checks the same with generated bodies in test_schemathesis)."""
+    remember = {"key": "k", "content": "c"}
+    actions = component_validator("ActionsRequest")
+    for bad in ({"content": "   "}, {"content": "\u3000\x85\n"}, {"key": " \t "}, {"key": "paul's birthday!"},
+                {"key": "café"}, {"scope": "member"}, {"scope": "member", "member_id": None},
+                {"scope": "server", "member_id": "333"}):
+        assert not actions.is_valid({"remember": [{**remember, **bad}]}), bad
+    assert not actions.is_valid({"supersede": [{"number": 1, "content": " \n "}]})
+    for bad in ({"content": "  "}, {"content": "hi\x00"}, {"author_name": "Pa\x00ul"}):
+        assert not component_validator("Message").is_valid({**MESSAGE, **bad}), bad
+    assert not component_validator("SearchRequest").is_valid({"query": "\t"})
+    for good in ({"key": "Paul Birthday"}, {"content": " Paul's birthday is 3 May. "}, {"member_id": "333"},
+                 {"scope": "member", "member_id": "333"}, {"scope": "server"}, {"member_id": None}):
+        assert actions.is_valid({"remember": [{**remember, **good}]}), good
+    assert actions.is_valid({"retract": [{"number": 2.0}]})
+
+
 def test_the_docs_page_lists_every_operation(client, served):
     response = client.get("/api/v1/docs")
     assert response.status_code == 200

@@ -55,6 +55,15 @@ def test_all_weights_zero_is_refused(server, owner):
         update(server, owner, weight_recency=0, weight_importance=0, weight_relevance=0)
 
 
+def test_weights_are_kept_to_six_places_so_the_ranking_never_underflows(server, owner):
+    """PostgreSQL raises on a float product that underflows; a weight of 1e-300 times a tiny confidence
+    would have failed every Ranked context call of the server."""
+    stored = update(server, owner, weight_recency=1e-300, weight_importance=2.1234567, weight_relevance=1)
+    assert (stored.weight_recency, stored.weight_importance, stored.weight_relevance) == (0.0, 2.123457, 1.0)
+    with pytest.raises(ValidationError, match="At least one ranking weight"):
+        update(server, owner, weight_recency=1e-300, weight_importance=0, weight_relevance=0)
+
+
 def test_channel_ids_must_be_snowflakes(server, owner):
     with pytest.raises(ValidationError) as refused:
         update(server, owner, read=ChannelRule(all_channels=False, channel_ids=("123", "general")))
