@@ -44,7 +44,7 @@ class ConsolidationRound(models.Model):
     facts_considered = models.PositiveIntegerField(default=0)
     candidate_pairs = models.PositiveIntegerField(default=0, help_text="Pairs found (classified, before the caps).")
     unjudged_pairs = models.PositiveIntegerField(
-        default=0, help_text="Pairs only the vectors found that no model judged, so not proposed (the block says why).")
+        default=0, help_text="Proposals of pairs only the vectors found that no model checked (the block says so).")
     duplicates = models.PositiveIntegerField(default=0)
     contradictions = models.PositiveIntegerField(default=0)
     model_used = models.BooleanField(default=False)

@@ -2,8 +2,8 @@
 
 A round reads the server's facts, finds duplicate and contradicting pairs (consolidation.pairs),
 lets the consolidation model confirm them and word the merges when one is configured, drafts the
-summary (model only), and writes proposals. A pair only the vectors found (Semantic) is proposed only
-once the model has judged it; without one the round counts such pairs and the block says what to do.
+summary (model only), and writes proposals. Without a model every pair is still proposed (SPEC §6); a
+pair only the vectors found (Semantic) then says that no model checked it, and the block counts them.
 It changes no fact and no summary: people answer the proposals (consolidation.services).
 
 Safety: a round runs in two short transactions, each holding the round row and a per-server advisory
@@ -28,7 +28,7 @@ import logging
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -182,9 +182,7 @@ def refusal_reason(server: Server, now: datetime) -> str:
             return (f"The last round ran {hours:.1f} hours ago; rounds are at least "
                     f"{MIN_HOURS_BETWEEN_ROUNDS} hours apart.")
         mark = memory_mark(server)
-        unchanged = last.memory_mark is not None and (mark is None or mark <= last.memory_mark)
-        # Pairs the last round left unjudged for want of a model are worth a round once there is one.
-        if unchanged and not (last.unjudged_pairs and consolidation_model(server) is not None):
+        if last.memory_mark is not None and (mark is None or mark <= last.memory_mark):
             return "Nothing in memory changed since the last round."
     return ""
 
@@ -198,16 +196,18 @@ class ModelReview:
     wordings: dict[tuple[int, int], str]
     note: str
     used: bool
-    unjudged: int = 0  # pairs found by meaning alone that the model did not see: not proposed
 
 
-def _rules_verdict(pairs: list[Pair]) -> tuple[list[Pair], int]:
-    """Of pairs no model judges: those the rules called, and how many only the vectors found. Those are never
-    proposed unjudged: to the built-in model "Raids start at 8 pm on Fridays." and "... 9 pm on Saturdays."
-    (0.96) are as close as two wordings of one rule (0.94-0.96), and a moderator shown "Duplicate: merge"
-    could drop a real value."""
-    ruled = [pair for pair in pairs if not pair.by_meaning]
-    return ruled, len(pairs) - len(ruled)
+UNCHECKED_CAUTION = (" No model checked this pair: it may say the same thing in other words, or give another value "
+                     "for the same thing. Read both before merging.")
+
+
+def _unchecked(pairs: list[Pair]) -> list[Pair]:
+    """Pairs no model judges keep the rules' verdict and are proposed all the same (SPEC §6: without a model a
+    round still proposes every pair; a merge keeps the winning fact word for word). One only the vectors found
+    has no verdict from the rules and says so: to the built-in model "Raids start at 8 pm on Fridays." and
+    "... 9 pm on Saturdays." (0.96) are as close as two wordings of one rule (0.94-0.96)."""
+    return [replace(pair, why=pair.why + UNCHECKED_CAUTION) if pair.by_meaning else pair for pair in pairs]
 
 
 _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.MULTILINE)
@@ -242,9 +242,8 @@ def _model_review(endpoint: ModelEndpoint | None, pairs: list[Pair],
     A failing model, or a server that switched away from consolidating (`keep_asking`), stops the asking;
     the pairs it did not see keep the rules' verdict, and those only the vectors found are counted instead."""
     if endpoint is None:
-        ruled, unjudged = _rules_verdict(pairs)
-        return ModelReview(ruled, {}, "No consolidation model is configured: pairs were classified by rules and "
-                                      "a merge keeps the winning fact word for word.", used=False, unjudged=unjudged)
+        return ModelReview(_unchecked(pairs), {}, "No consolidation model is configured: pairs were classified by "
+                                                  "rules and a merge keeps the winning fact word for word.", used=False)
     reviewed: list[Pair] = []
     wordings: dict[tuple[int, int], str] = {}
     asked = 0
@@ -270,10 +269,8 @@ def _model_review(endpoint: ModelEndpoint | None, pairs: list[Pair],
                              pair.why if verdict == pair.kind else f"The consolidation model calls it a {verdict}."))
         if verdict == ProposalKind.DUPLICATE and wording:
             wordings[(pair.keeper.id, pair.other.id)] = wording
-    ruled, unjudged = _rules_verdict(unasked)
-    reviewed.extend(ruled)
-    return ModelReview(reviewed, wordings, note or f"The consolidation model reviewed {asked} pairs.", used=asked > 0,
-                       unjudged=unjudged)
+    reviewed.extend(_unchecked(unasked))
+    return ModelReview(reviewed, wordings, note or f"The consolidation model reviewed {asked} pairs.", used=asked > 0)
 
 
 SUMMARY_PROMPT = (
@@ -377,7 +374,6 @@ class _RoundPlan:
     candidate_pairs: int
     chosen: list[Pair]
     endpoint: ModelEndpoint | None
-    unjudged: int  # pairs only the vectors found, left out for want of a model
 
 
 def round_run(round_id: int) -> ConsolidationRound | None:
@@ -429,14 +425,11 @@ def _round_plan(round_id: int) -> ConsolidationRound | _RoundPlan | None:
     mark = memory_mark(server)
     facts = pairing_facts(server)
     endpoint = consolidation_model(server)
-    found = _fresh_pairs(server, find_pairs(facts, semantic_neighbours(server)))
-    # Without a model, pairs only the vectors found can be neither judged nor proposed: counted here, they
-    # take no place under the caps from pairs the rules called.
-    pairs, unjudged = (found, 0) if endpoint is not None else _rules_verdict(found)
+    pairs = _fresh_pairs(server, find_pairs(facts, semantic_neighbours(server)))
     chosen = ([pair for pair in pairs if pair.kind == ProposalKind.DUPLICATE][:MAX_DUPLICATES_PER_ROUND]
               + [pair for pair in pairs if pair.kind == ProposalKind.CONTRADICTION][:MAX_CONTRADICTIONS_PER_ROUND])
     return _RoundPlan(round_id=round_.pk, server=server, started=started, started_at=now, memory_mark=mark,
-                      facts=facts, candidate_pairs=len(found), chosen=chosen, endpoint=endpoint, unjudged=unjudged)
+                      facts=facts, candidate_pairs=len(pairs), chosen=chosen, endpoint=endpoint)
 
 
 def _switched_away_to(server: Server, *, lock: bool = False) -> str:
@@ -516,7 +509,7 @@ def _round_write(plan: _RoundPlan, review: ModelReview, draft: str, draft_source
     round_.memory_mark = plan.memory_mark
     round_.facts_considered = len(plan.facts)
     round_.candidate_pairs = plan.candidate_pairs
-    round_.unjudged_pairs = plan.unjudged + review.unjudged
+    round_.unjudged_pairs = sum(pair.by_meaning for pair in still)  # a pair the model judged is rebuilt unmarked
     round_.duplicates = sum(pair.kind == ProposalKind.DUPLICATE for pair in still)
     round_.contradictions = sum(pair.kind == ProposalKind.CONTRADICTION for pair in still)
     round_.model_used = review.used

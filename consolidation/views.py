@@ -49,7 +49,7 @@ def _review_context(server: Server, user, message: str = "") -> dict:
         "draft": pending_draft(server),
         "summary": summary_current(server),
         "latest_round": latest,
-        # Pairs the last round could not judge: what to do about them depends on whether a model is set now.
+        # Proposals no model checked: what to do about them depends on whether a model is set now.
         "has_consolidation_model": bool(latest and latest.unjudged_pairs) and consolidation_model(server) is not None,
         "round_in_progress": open_round(server) is not None,
         # After a switch away, what an earlier round proposed is still answered here; no new round runs.

@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='consolidationround',
             name='unjudged_pairs',
-            field=models.PositiveIntegerField(default=0, help_text="Pairs only the vectors found that no model "
-                                              "judged, so not proposed (the block says why)."),
+            field=models.PositiveIntegerField(default=0, help_text="Proposals of pairs only the vectors found that no "
+                                              "model checked (the block says so)."),
         ),
     ]

@@ -124,8 +124,10 @@ def semantic_planted(planted, owner, django_capture_on_commit_callbacks):
     return planted
 
 
-def test_without_a_model_a_pair_only_the_vectors_see_is_counted_not_proposed_and_staff_are_told_what_to_do(
+def test_without_a_model_a_pair_only_the_vectors_see_is_proposed_saying_no_model_checked_it(
         semantic_planted, owner, member):
+    """SPEC §6: without any model a round still proposes every pair. One only the vectors found may be the same
+    topic with another value, so it says that no model checked it, and the block counts such proposals."""
     from django.urls import reverse
 
     from memory.models import ModelEndpoint
@@ -135,37 +137,61 @@ def test_without_a_model_a_pair_only_the_vectors_see_is_counted_not_proposed_and
     assert not ModelEndpoint.objects.filter(server=server).exists()
     finished = run(server)
     assert finished.status == RoundStatus.FINISHED and not finished.model_used
-    # The rules' verdicts are proposed as ever; the pair only the vectors found is not, and is counted.
     assert pairs_of(server) == {("duplicate", frozenset({"language", "lang"})),
-                                ("contradiction", frozenset({"cup_date"}))}
+                                ("contradiction", frozenset({"cup_date"})),
+                                ("duplicate", frozenset({"mod_team", "helpers"}))}
+    by_meaning = Proposal.objects.get(server=server, keeper__key__in=["mod_team", "helpers"])
+    assert by_meaning.why.startswith("The vectors see them as saying the same")
+    assert "No model checked this pair" in by_meaning.why and not by_meaning.wording_by_model
+    by_rules = Proposal.objects.get(server=server, keeper__key__in=["language", "lang"])
+    assert "No model checked" not in by_rules.why
     assert finished.unjudged_pairs == 1
     settings_url = reverse("memory:settings", args=[server.guild_id]) + "#model-consolidation"
     review_url = reverse("consolidation:review", args=[server.guild_id])
     block = logged_in_client(owner).get(review_url, headers={"HX-Request": "true"}).content.decode()
-    assert "1 pair that only the vectors see as alike was not proposed" in block
-    assert f'so set a consolidation model in <a href="{settings_url}">AI settings</a>' in block
+    assert "1 of these proposals was found by meaning alone and checked by no model" in block
+    assert f'Set a consolidation model in <a href="{settings_url}">AI settings</a> to have such pairs checked.' in block
     viewer_block = logged_in_client(member).get(review_url, headers={"HX-Request": "true"}).content.decode()
-    assert "so set a consolidation model in AI settings and the next round will judge it." in viewer_block
+    assert "Set a consolidation model in AI settings to have such pairs checked." in viewer_block
 
 
-def test_once_a_consolidation_model_is_set_the_next_round_judges_the_pairs_the_last_one_could_not(
-        semantic_planted, owner):
+def test_with_a_model_a_pair_only_the_vectors_see_is_checked_and_worded_by_it(semantic_planted, owner):
     from memory.models import ModelPurpose
     from tests.model_server import played_model
 
     server = semantic_planted["language"].server
-    run(server)
-    answer_all(server, owner)  # keep both: no fact changes, so only the unjudged pair is left to do
-    ConsolidationRound.objects.filter(server=server).update(started_at=long_ago(30), created_at=long_ago(30))
     with played_model(server, owner, ModelPurpose.CONSOLIDATION, model_name="fake-consolidation",
                       api_key="sk-consolidation-0123456789") as model:
-        model.script = [answer(json.dumps({"class": "duplicate", "wording": "Alex and Nova moderate the server."})),
-                        answer("A French retro gaming server.")]
-        second = run(server)
-    assert second.status == RoundStatus.FINISHED and second.unjudged_pairs == 0
-    assert "moderators here" in model.requests[0]["body"]["messages"][1]["content"]
-    merge = Proposal.objects.get(server=server, status="pending")
-    assert {merge.keeper.key, merge.other.key} == {"mod_team", "helpers"} and merge.wording_by_model
+        # One verdict for the three pairs, in whatever order they are asked about, then the summary draft.
+        model.script = [answer(json.dumps({"class": "duplicate", "wording": "Alex and Nova moderate the server."}))
+                        for _ in range(3)] + [answer("A French retro gaming server.")]
+        finished = run(server)
+    assert finished.status == RoundStatus.FINISHED and finished.model_used and finished.unjudged_pairs == 0
+    assert any("moderators here" in request["body"]["messages"][1]["content"] for request in model.requests[:3])
+    merge = Proposal.objects.get(server=server, keeper__key__in=["mod_team", "helpers"])
+    assert merge.wording_by_model and merge.wording == "Alex and Nova moderate the server."
+    assert "No model checked" not in merge.why
+
+
+def test_a_model_that_fails_leaves_a_pair_only_the_vectors_see_proposed_unchecked_and_says_so(semantic_planted,
+                                                                                              owner, member):
+    from django.urls import reverse
+
+    from memory.models import ModelPurpose
+    from tests.conftest import logged_in_client
+    from tests.model_server import played_model
+
+    server = semantic_planted["language"].server
+    with played_model(server, owner, ModelPurpose.CONSOLIDATION, model_name="fake-consolidation",
+                      api_key="sk-consolidation-0123456789") as model:
+        model.script = [Status(500), Status(500)]
+        finished = run(server)
+        block = logged_in_client(member).get(reverse("consolidation:review", args=[server.guild_id]),
+                                             headers={"HX-Request": "true"}).content.decode()
+    assert finished.unjudged_pairs == 1 and "failed" in finished.model_note
+    assert "No model checked this pair" in Proposal.objects.get(server=server, keeper__key__in=["mod_team",
+                                                                                              "helpers"]).why
+    assert "The consolidation model did not get to it in this round." in block
 
 
 # Refusals --------------------------------------------------------------------------
