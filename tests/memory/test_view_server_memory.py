@@ -68,9 +68,9 @@ def test_choosing_ledger_saves_it_and_returns_to_the_memory_page(owner, server):
 def test_choosing_ledger_with_htmx_redraws_the_memory_page_in_place_at_the_type(owner, server):
     import json
 
+    on_memory_page = {**HTMX, "HX-Current-URL": "http://testserver" + memory_page_of(server)}
     response = logged_in_client(owner).post(reverse("memory:memory-type", args=[server.guild_id]),
-                                            {"memory_type": "ledger"},
-                                            headers={**HTMX, "HX-Current-URL": "http://testserver" + memory_page_of(server)})
+                                            {"memory_type": "ledger"}, headers=on_memory_page)
     assert response.status_code == 200
     assert json.loads(response["HX-Location"]) == {
         "path": memory_page_of(server), "target": "#memory-page", "select": "#memory-page",
