@@ -30,6 +30,14 @@ def audit_entries_for_server(server: Server) -> QuerySet[AuditEntry]:
     return AuditEntry.objects.filter(server=server).select_related("actor")
 
 
+def audit_entries_page(server: Server, *, before_id: int | None, limit: int) -> list[AuditEntry]:
+    """Up to `limit` entries, newest first, older than `before_id` when given (keyset paging by id)."""
+    entries = audit_entries_for_server(server).order_by("-id")
+    if before_id is not None:
+        entries = entries.filter(id__lt=before_id)
+    return list(entries[:limit])
+
+
 def servers_with_memory_overview(servers: QuerySet[Server]) -> QuerySet[Server]:
     """Servers annotated with what the home page shows: facts in force and the memory type."""
     from django.db.models import Count, Q

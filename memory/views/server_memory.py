@@ -16,7 +16,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 from teams.models import Server
 from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_configurer, server_for_viewer
-from teams.selectors import audit_entries_for_server
+from teams.selectors import audit_entries_page
 
 from ..dry_run import clean_sample_message, ranked_slot_changes, type_cards
 from ..forms import SummaryForm, WipeForm
@@ -66,15 +66,17 @@ def summary_history(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
     """Every wording the summary has had, newest first, paged by id: whoever may read the summary may read them."""
     server = server_for_viewer(request.user, guild_id)
     before = _id_or_none(request.GET.get("before", ""))
-    rows = summary_versions(server, before_id=before, limit=SUMMARY_HISTORY_PAGE_SIZE + 1)
-    context = {
-        "server": server,
-        "versions": rows[:SUMMARY_HISTORY_PAGE_SIZE],
-        "next_before": rows[SUMMARY_HISTORY_PAGE_SIZE - 1].pk if len(rows) > SUMMARY_HISTORY_PAGE_SIZE else None,
-        "is_first_page": before is None,
-    }
+    versions, next_before = _keyset_page(summary_versions(server, before_id=before,
+                                                          limit=SUMMARY_HISTORY_PAGE_SIZE + 1),
+                                         SUMMARY_HISTORY_PAGE_SIZE)
+    context = {"server": server, "versions": versions, "next_before": next_before, "is_first_page": before is None}
     template = "memory/_summary_versions.html" if request.htmx else "memory/summary_history_page.html"
     return render(request, template, context)
+
+
+def _keyset_page(rows: list, size: int) -> tuple[list, int | None]:
+    """Rows fetched with one extra: the page to show, and the id the next page starts before (None: last page)."""
+    return rows[:size], (rows[size - 1].pk if len(rows) > size else None)
 
 
 def _id_or_none(raw: str) -> int | None:
@@ -193,16 +195,9 @@ def wipe(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
 def audit_log(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
     """Newest first, paged by id (configure users only: it names who did what)."""
     server = server_for_configurer(request.user, guild_id)
-    entries = audit_entries_for_server(server).order_by("-id")
     before = _id_or_none(request.GET.get("before", ""))
-    if before is not None:
-        entries = entries.filter(id__lt=before)
-    rows = list(entries[: AUDIT_PAGE_SIZE + 1])
-    context = {
-        "server": server,
-        "entries": rows[:AUDIT_PAGE_SIZE],
-        "next_before": rows[AUDIT_PAGE_SIZE - 1].id if len(rows) > AUDIT_PAGE_SIZE else None,
-        "is_first_page": before is None,
-    }
+    entries, next_before = _keyset_page(audit_entries_page(server, before_id=before, limit=AUDIT_PAGE_SIZE + 1),
+                                        AUDIT_PAGE_SIZE)
+    context = {"server": server, "entries": entries, "next_before": next_before, "is_first_page": before is None}
     template = "memory/_audit_rows.html" if request.htmx else "memory/audit_page.html"
     return render(request, template, context)
