@@ -280,7 +280,7 @@ def find_pairs(facts: Sequence[PairingFact], neighbours: dict[tuple[int, int], f
     `neighbours` (Semantic): fact-id pairs the vectors see as close, with their cosine similarity; the
     rules classify them like any candidate. Those the rules cannot call (same meaning in other words,
     or the same topic with other values) come back as possible duplicates marked `by_meaning`: only a
-    model can tell which they are, so a round proposes them only once its model has judged them."""
+    model can tell which they are; without its verdict a round proposes them saying no model checked them."""
     described = [features(fact) for fact in facts]
     representatives, pairs, hub_of = _exact_clusters(facts, described)
     chosen = [facts[index] for index in representatives]

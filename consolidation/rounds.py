@@ -326,7 +326,9 @@ def _proposal(round_: ConsolidationRound, pair: Pair, wording: str | None) -> Pr
 def _locked_round(round_id: int) -> ConsolidationRound | None:
     """The round row, locked NOWAIT: None when another worker holds it (that worker runs it)."""
     try:
-        return ConsolidationRound.objects.select_for_update(nowait=True).select_related("server").get(pk=round_id)
+        # of=self: the round row alone, not the server row the join reads (a switch to Semantic locks that one).
+        return (ConsolidationRound.objects.select_for_update(nowait=True, of=("self",)).select_related("server")
+                .get(pk=round_id))
     except OperationalError:
         return None
 
@@ -473,15 +475,18 @@ def _round_write(plan: _RoundPlan, review: ModelReview, draft: str, draft_source
     the model was asked is left for the next round, and so is a draft drawn from such a fact."""
     server = plan.server
     hold_rounds_off(server)  # a wipe running now is short: wait for it, then see what it left
-    # Waited for, not NOWAIT: another worker can only hold it for a moment (its first transaction then
-    # finds the server's lock taken and gives up with RoundBusy).
-    round_ = ConsolidationRound.objects.select_for_update().select_related("server").filter(pk=plan.round_id).first()
-    if round_ is None or round_.status not in (RoundStatus.QUEUED, RoundStatus.RUNNING):
-        return round_  # another worker finished it meanwhile (a redelivered task): its proposals stand
     # Staff may have switched the server away from consolidating while the model was asked. Read locked: a
     # switch being saved now is waited for and seen; one clicked after this waits until the round has
-    # written, and its proposals then wait on the page like those of any round before the switch.
+    # written, and its proposals then wait on the page like those of any round before the switch. The
+    # settings row is locked before the round row, and the server row not at all: a switch to Semantic
+    # holds the settings row and then locks the server row (its catch-up), so the other order deadlocked.
     switched_to = _switched_away_to(server, lock=True)
+    # Waited for, not NOWAIT: another worker can only hold it for a moment (its first transaction then
+    # finds the server's lock taken and gives up with RoundBusy).
+    round_ = (ConsolidationRound.objects.select_for_update(of=("self",)).select_related("server")
+              .filter(pk=plan.round_id).first())
+    if round_ is None or round_.status not in (RoundStatus.QUEUED, RoundStatus.RUNNING):
+        return round_  # another worker finished it meanwhile (a redelivered task): its proposals stand
     if switched_to:
         return _refuse(round_, plan.started_at, f"The server switched to {switched_to} while this round ran; "
                                                 "nothing was proposed.",

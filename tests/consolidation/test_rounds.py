@@ -513,6 +513,45 @@ def test_a_switch_being_saved_when_the_round_writes_is_waited_for_and_nothing_is
     assert not Proposal.objects.filter(server=server).exists()
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_switch_to_semantic_while_the_round_writes_is_waited_for_never_deadlocked(planted, owner):
+    """A switch to Semantic holds the settings row, then locks the server row for its catch-up. A round about to
+    write used to lock its row and, through its join, the server row before asking for the settings row:
+    PostgreSQL found the deadlock and aborted one side, the round or the staff member's click (found in review)."""
+    from django.db import transaction
+
+    from memory.models import AISettings
+    from teams.models import Server
+
+    server = planted["language"].server
+    waiting = queued(server)
+    holding, outcome = threading.Event(), {}
+
+    def switch_to_semantic_once_the_round_waits() -> None:
+        try:
+            with transaction.atomic():
+                AISettings.objects.select_for_update().get(server_id=server.pk)  # the switch's first lock
+                holding.set()
+                with connection.cursor() as cursor:
+                    wait_until_another_connection_waits_for_a_lock(cursor)
+                memory_type_set(server=Server.objects.get(pk=server.pk), actor=owner, memory_type=MemoryType.SEMANTIC)
+            outcome["switch"] = "saved"
+        except Exception as error:  # noqa: BLE001 - the deadlock this test is about
+            outcome["switch"] = repr(error)
+        finally:
+            connection.close()
+
+    switching = threading.Thread(target=switch_to_semantic_once_the_round_waits)
+    switching.start()
+    assert holding.wait(10)
+    finished = round_run(waiting.pk)
+    switching.join(30)
+    assert outcome["switch"] == "saved"
+    assert finished.status == RoundStatus.FINISHED  # Semantic consolidates too: the round writes
+    assert pairs_of(server) == {("duplicate", frozenset({"language", "lang"})),
+                                ("contradiction", frozenset({"cup_date"}))}
+
+
 def test_summary_draft_replaces_an_older_waiting_draft(planted, consolidation_model, owner):
     server = planted["language"].server
     SummaryDraft.objects.create(server=server, content="Old draft.")
