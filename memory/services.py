@@ -373,8 +373,9 @@ def member_wipe(*, server: Server, actor: AbstractBaseUser, member_id: str) -> W
     """Delete facts about the member, facts learned from their messages and their exchanges; other members'
     facts are untouched, and their exchanges keep what they were shown without the wiped facts' words.
 
-    Consolidation proposals that quote a wiped fact go too, and so does a summary draft not yet answered
-    (drafted from facts that may include theirs); rounds are held off as for a server wipe."""
+    Consolidation proposals that quote a wiped fact go too, and so do a summary draft not yet answered and the
+    summary's earlier wordings (drafted from facts that may include theirs); rounds are held off as for a server
+    wipe."""
     from consolidation.rounds import discard_results_quoting, hold_rounds_off  # consolidation imports memory
 
     member_id = validate_member_id(member_id)
@@ -394,9 +395,14 @@ def member_wipe(*, server: Server, actor: AbstractBaseUser, member_id: str) -> W
         numbers = [row[0] for row in cursor.fetchall()]
     exchanges = _delete_exchanges(Exchange.objects.filter(server=server, author_id=member_id))
     redacted = _redact_wiped_facts_in_exchanges(server, numbers)
+    # The summary's earlier wordings (its history page) may name the member: drafts were written from their
+    # facts too, which is why a waiting draft goes. They are free text, so they go whole. The current wording
+    # stays for staff to edit (the wipe page says so): deleting it would leave the bot without any summary.
+    earlier_summaries, _ = Summary.objects.filter(server=server, retracted_at__isnull=False).delete()
     facts = len(numbers)
     extra = [f"{count} {what}" for count, what in ((redacted, "other exchanges redacted"),
-                                                   (proposals_and_drafts, "consolidation proposals and drafts deleted"))
+                                                   (proposals_and_drafts, "consolidation proposals and drafts deleted"),
+                                                   (earlier_summaries, "earlier summary wordings deleted"))
              if count]
     audit_record(actor=actor, server=server, action="memory.wipe_member", target_ids=[int(member_id)],
                  count=facts + exchanges,

@@ -236,6 +236,30 @@ def test_member_wipe_discards_a_summary_draft_not_yet_answered(server, owner):
     assert list(SummaryDraft.objects.filter(server=server)) == [answered]
 
 
+def test_member_wipe_deletes_the_summarys_earlier_wordings_that_may_name_them_and_keeps_the_current_one(
+        server, other_server, owner, member):
+    """The summary history page shows earlier wordings to every viewer; one may name the member (found in
+    review: a wiped member's address stayed readable there). They go; the current wording stays for staff."""
+    from django.urls import reverse
+
+    from tests.conftest import logged_in_client
+
+    staff = FactAuthor.staff(owner)
+    summary_set(server=server, content="Paul (12 Elm Street) runs the arcade nights.", author=staff)
+    summary_set(server=server, content="A retro gaming server.", author=staff)
+    summary_set(server=other_server, content="Paul hosts here too.", author=staff)
+    summary_set(server=other_server, content="Another server.", author=staff)
+
+    member_wipe(server=server, actor=owner, member_id=PAUL)
+
+    assert list(Summary.objects.filter(server=server).values_list("content", "retracted_at")) == [
+        ("A retro gaming server.", None)]
+    assert Summary.objects.filter(server=other_server).count() == 2
+    history = logged_in_client(member).get(reverse("memory:summary-history", args=[server.guild_id]))
+    assert history.status_code == 200 and "Elm Street" not in history.content.decode()
+    assert "1 earlier summary wordings deleted" in AuditEntry.objects.get(action="memory.wipe_member").result
+
+
 def test_member_wipe_removes_their_facts_from_the_memory_blocks_other_members_were_shown(server, owner):
     from memory.exchanges import IncomingMessage, exchange_open
     from memory.models import Exchange

@@ -74,6 +74,7 @@ def hostile(server, owner):
     """HTML and script everywhere a person or the model can put text."""
     make_fact(server, key="xss", content=f"Fact {SCRIPT}", author=FactAuthor.bot("200000000000000011"))
     summary_set(server=server, content=f"Summary {SCRIPT}", author=FactAuthor.staff(owner))
+    summary_set(server=server, content=f"Newer summary {SCRIPT}", author=FactAuthor.staff(owner))  # one earlier
     opened = exchange_open(server=server, message=IncomingMessage(
         channel_id="1", author_id="2", author_name=f"Mallory {SCRIPT}"[:100], content=f"Hi {SCRIPT}"))
     exchange_finish(exchange=opened.exchange, status="replied", reply=f"Reply {SCRIPT}", model_calls=1)
@@ -88,6 +89,7 @@ def pages(server, exchange: Exchange) -> list[str]:
         reverse("memory:exchanges", args=[server.guild_id]),
         reverse("memory:exchange", args=[server.guild_id, exchange.pk]),
         reverse("memory:audit", args=[server.guild_id]),
+        reverse("memory:summary-history", args=[server.guild_id]),
         reverse("admin:memory_fact_changelist"),
         reverse("admin:memory_fact_change", args=[fact.pk]),
         reverse("admin:memory_exchange_changelist"),
