@@ -198,6 +198,8 @@ class ModelReview:
     used: bool
 
 
+NO_MODEL_NOTE = ("No consolidation model is configured: pairs were classified by rules and a merge keeps the "
+                 "winning fact word for word.")
 UNCHECKED_CAUTION = (" No model checked this pair: it may say the same thing in other words, or give another value "
                      "for the same thing. Read both before merging.")
 
@@ -242,8 +244,7 @@ def _model_review(endpoint: ModelEndpoint | None, pairs: list[Pair],
     A failing model, or a server that switched away from consolidating (`keep_asking`), stops the asking;
     the pairs it did not see keep the rules' verdict, and those only the vectors found are counted instead."""
     if endpoint is None:
-        return ModelReview(_unchecked(pairs), {}, "No consolidation model is configured: pairs were classified by "
-                                                  "rules and a merge keeps the winning fact word for word.", used=False)
+        return ModelReview(_unchecked(pairs), {}, NO_MODEL_NOTE, used=False)
     reviewed: list[Pair] = []
     wordings: dict[tuple[int, int], str] = {}
     asked = 0

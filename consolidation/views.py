@@ -26,7 +26,7 @@ from teams.permissions import (
 
 from .dry_run import consolidation_dry_run
 from .models import ConsolidationRound, Proposal, RoundTrigger, SummaryDraft
-from .rounds import CONSOLIDATING_TYPES, RoundNotQueued, round_queue
+from .rounds import CONSOLIDATING_TYPES, NO_MODEL_NOTE, RoundNotQueued, round_queue
 from .selectors import (
     consolidation_model,
     latest_round,
@@ -39,6 +39,14 @@ from .selectors import (
 from .services import proposal_answer, reviewer_set, summary_draft_answer
 
 
+def _unchecked_because(server: Server, latest) -> str:
+    if latest is None or not latest.unjudged_pairs:
+        return ""
+    if not latest.model_note.startswith(NO_MODEL_NOTE):
+        return "model_missed"
+    return "model_set_since" if consolidation_model(server) is not None else "no_model"
+
+
 def _review_context(server: Server, user, message: str = "") -> dict:
     pending = pending_proposals(server)
     latest = latest_round(server)
@@ -49,8 +57,9 @@ def _review_context(server: Server, user, message: str = "") -> dict:
         "draft": pending_draft(server),
         "summary": summary_current(server),
         "latest_round": latest,
-        # Proposals no model checked: what to do about them depends on whether a model is set now.
-        "has_consolidation_model": bool(latest and latest.unjudged_pairs) and consolidation_model(server) is not None,
+        # Why the last round's proposals went unchecked: its model did not get to them, or it had none (and
+        # whether one has been set since).
+        "unchecked_because": _unchecked_because(server, latest),
         "round_in_progress": open_round(server) is not None,
         # After a switch away, what an earlier round proposed is still answered here; no new round runs.
         "consolidating": ai_settings_for_server(server).memory_type in CONSOLIDATING_TYPES,

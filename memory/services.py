@@ -445,9 +445,10 @@ def summary_set(*, server: Server, content: str, author: FactAuthor) -> Summary:
         raise ValidationError(
             {"content": f"The summary is {len(content)} characters long; keep it to at most {SUMMARY_MAX_LENGTH}."}
         )
-    now = timezone.now()
-    # Serialise summary writes per server: two saves at once would both insert a "current" summary.
+    # Serialise summary writes per server: two saves at once would both insert a "current" summary. The clock
+    # is read after the lock, so a wording's end is never before its start (the history page shows both).
     Server.objects.select_for_update().filter(pk=server.pk).values_list("pk").first()
+    now = timezone.now()
     Summary.objects.filter(server=server, retracted_at__isnull=True).update(retracted_at=now)
     summary = Summary.objects.create(
         server=server, content=content, author_kind=author.kind, author_user=author.user, created_at=now

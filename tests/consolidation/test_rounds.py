@@ -153,6 +153,14 @@ def test_without_a_model_a_pair_only_the_vectors_see_is_proposed_saying_no_model
     assert f'Set a consolidation model in <a href="{settings_url}">AI settings</a> to have such pairs checked.' in block
     viewer_block = logged_in_client(member).get(review_url, headers={"HX-Request": "true"}).content.decode()
     assert "Set a consolidation model in AI settings to have such pairs checked." in viewer_block
+    from memory.models import ModelPurpose
+    from tests.model_server import played_model
+
+    with played_model(server, owner, ModelPurpose.CONSOLIDATION, model_name="fake-consolidation",
+                      api_key="sk-consolidation-0123456789"):
+        set_since = logged_in_client(member).get(review_url, headers={"HX-Request": "true"}).content.decode()
+    assert "A consolidation model has been set since: it checks such pairs from the next round on." in set_since
+    assert "did not get to" not in set_since
 
 
 def test_with_a_model_a_pair_only_the_vectors_see_is_checked_and_worded_by_it(semantic_planted, owner):
