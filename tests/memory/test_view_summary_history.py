@@ -143,3 +143,13 @@ def test_markup_in_an_earlier_wording_is_shown_as_text(member, server, owner):
     page = logged_in_client(member).get(history_url(server)).content.decode()
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in page
     assert "<script>alert" not in page
+
+
+def test_another_servers_wordings_and_drafts_never_show(member, server, other_server, owner, three_wordings):
+    """other_server belongs to another team: the page lists this server's wordings only, and its own address
+    answers 404 to this team's viewer."""
+    summary_set(server=other_server, content="Another team's secret plans.", author=FactAuthor.staff(owner))
+    summary_set(server=other_server, content="Another team's newer plans.", author=FactAuthor.staff(owner))
+    page = logged_in_client(member).get(history_url(server)).content.decode()
+    assert len(versions_of(page)) == 3 and "Another team" not in page
+    assert logged_in_client(member).get(history_url(other_server)).status_code == 404
