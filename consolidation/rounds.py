@@ -489,6 +489,9 @@ def _round_write(plan: _RoundPlan, review: ModelReview, draft: str, draft_source
     if round_ is None or round_.status not in (RoundStatus.QUEUED, RoundStatus.RUNNING):
         return round_  # another worker finished it meanwhile (a redelivered task): its proposals stand
     if switched_to:
+        # What the model was asked before the switch stays on record (admin), though nothing of it is written.
+        round_.model_used, round_.model_note = review.used, review.note[:300]
+        round_.save(update_fields=["model_used", "model_note"])
         return _refuse(round_, plan.started_at, f"The server switched to {switched_to} while this round ran; "
                                                 "nothing was proposed.",
                        duration_ms=int((time.perf_counter() - plan.started) * 1000))

@@ -475,6 +475,7 @@ def test_a_switch_away_while_the_model_is_asked_leaves_no_proposal_and_the_block
     assert list(SummaryDraft.objects.filter(server=server).values_list("content", "status")) == [
         ("An earlier draft.", DraftStatus.PENDING)]
     assert consolidation_model.chat_calls == 1  # the pair being asked about; nothing asked after the switch
+    assert finished.model_used and "asked no more" in finished.model_note  # on record in admin
     block = logged_in_client(owner).get(reverse("consolidation:review", args=[server.guild_id]),
                                         headers={"HX-Request": "true"}).content.decode()
     assert f"refused itself — {sentence}" in block
