@@ -441,12 +441,18 @@ def _switched_away_to(server: Server, *, lock: bool = False) -> str:
     return "" if memory_type in CONSOLIDATING_TYPES else MemoryType(memory_type).label
 
 
-def _refuse(round_: ConsolidationRound, started_at: datetime, reason: str,
-            duration_ms: int | None = None) -> ConsolidationRound:
-    """End the round proposing nothing, with why in one sentence (the consolidation block shows it)."""
+def _refuse(round_: ConsolidationRound, started_at: datetime, reason: str, duration_ms: int | None = None,
+            review: ModelReview | None = None) -> ConsolidationRound:
+    """End the round proposing nothing, with why in one sentence (the consolidation block shows it). With
+    `review`, what the model was asked before the refusal stays on record (admin), though nothing of it is
+    written."""
     round_.status, round_.refusal = RoundStatus.REFUSED, reason[:300]
     round_.started_at, round_.finished_at, round_.duration_ms = started_at, timezone.now(), duration_ms
-    round_.save(update_fields=["status", "refusal", "started_at", "finished_at", "duration_ms"])
+    fields = ["status", "refusal", "started_at", "finished_at", "duration_ms"]
+    if review is not None:
+        round_.model_used, round_.model_note = review.used, review.note[:300]
+        fields += ["model_used", "model_note"]
+    round_.save(update_fields=fields)
     return round_
 
 
@@ -489,12 +495,9 @@ def _round_write(plan: _RoundPlan, review: ModelReview, draft: str, draft_source
     if round_ is None or round_.status not in (RoundStatus.QUEUED, RoundStatus.RUNNING):
         return round_  # another worker finished it meanwhile (a redelivered task): its proposals stand
     if switched_to:
-        # What the model was asked before the switch stays on record (admin), though nothing of it is written.
-        round_.model_used, round_.model_note = review.used, review.note[:300]
-        round_.save(update_fields=["model_used", "model_note"])
         return _refuse(round_, plan.started_at, f"The server switched to {switched_to} while this round ran; "
                                                 "nothing was proposed.",
-                       duration_ms=int((time.perf_counter() - plan.started) * 1000))
+                       duration_ms=int((time.perf_counter() - plan.started) * 1000), review=review)
     unchanged = _unchanged([fact for pair in review.pairs for fact in (pair.keeper, pair.other)] + draft_sources)
     still = _fresh_pairs(server, [pair for pair in review.pairs
                                   if pair.keeper.id in unchanged and pair.other.id in unchanged])
