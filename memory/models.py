@@ -22,8 +22,8 @@ from pgvector.django import HnswIndex, VectorField
 
 from teams.models import SNOWFLAKE_REGEX, Server
 
-KEY_REGEX = r"^[a-z0-9_.-]{1,64}$"
-KEY_MAX_LENGTH = 64
+from .keys import KEY_DB_REGEX, KEY_MAX_LENGTH, KEY_REGEX  # noqa: F401 - KEY_REGEX is imported from here
+
 CONTENT_MAX_LENGTH = 1000
 SUMMARY_MAX_LENGTH = 4000
 # Full-text configuration for facts. English stemming and stop words make "birthdays" find
@@ -114,7 +114,7 @@ class Fact(models.Model):
         ordering = ["-changed_at", "-id"]
         constraints = [
             models.UniqueConstraint(fields=["server", "number"], name="fact_number_unique_per_server"),
-            models.CheckConstraint(condition=Q(key__regex=KEY_REGEX), name="fact_key_format"),
+            models.CheckConstraint(condition=Q(key__regex=KEY_DB_REGEX), name="fact_key_format"),
             models.CheckConstraint(
                 condition=GreaterThanOrEqual(Length("content"), 1)
                 & LessThanOrEqual(Length("content"), CONTENT_MAX_LENGTH),

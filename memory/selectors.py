@@ -18,6 +18,7 @@ from config.rows import columns
 from teams.models import BotToken, Server
 from teams.selectors import ACTIVE_TOKEN_COLUMNS
 
+from .keys import normalise_key
 from .models import PREFIX_CONFIG, AISettings, Channel, Exchange, Fact, ModelEndpoint, Summary
 from .retrieval import NEWEST_IN_FORCE_JSON_SQL, newest_facts_from_json
 
@@ -386,7 +387,7 @@ def fact_page(fact_filter: FactFilter, *, after: str = "", before: str = "", pag
     matching = _filtered_facts(fact_filter)
     related = ("server", "author_user", "superseded_by")
     exact_key_facts: list[Fact] = []
-    key = re.sub(r"\s+", "_", fact_filter.query.strip().lower())
+    key = normalise_key(fact_filter.query)
     if key:
         # A fact whose key is exactly what was typed is pinned on page 1 and left out of the pages.
         exact_key_facts = list(

@@ -21,7 +21,6 @@ from teams.services import audit_record
 from .models import (
     CONTENT_MAX_LENGTH,
     KEY_MAX_LENGTH,
-    KEY_REGEX,
     SUMMARY_MAX_LENGTH,
     AISettings,
     AuthorKind,
@@ -34,6 +33,7 @@ from .models import (
     Scope,
     Summary,
 )
+from .keys import is_valid_key, normalise_key
 from .memory_types import profile_for
 from .selectors import ai_settings_for_server
 
@@ -45,20 +45,16 @@ def clean_text(raw: str) -> str:
     return raw.replace("\x00", "")
 
 
-def normalise_key(raw: str) -> str:
-    """Keys are lower-case with spaces as underscores (API.md, Limits)."""
-    return re.sub(r"\s+", "_", clean_text(raw).strip().lower())
-
-
 def validate_key(raw: str) -> str:
     key = normalise_key(raw)
     if not key:
         raise ValidationError({"key": "Enter a key (1–64 characters)."})
     if len(key) > KEY_MAX_LENGTH:
         raise ValidationError({"key": f"The key is {len(key)} characters long; keep it to 1–64 characters."})
-    if not re.fullmatch(KEY_REGEX, key):
+    if not is_valid_key(key):
         raise ValidationError(
-            {"key": "A key may only hold lower-case letters, digits, '_', '.' and '-' (spaces become '_')."}
+            {"key": "A key may only hold letters and digits (of any language), '_', '.' and '-' (spaces "
+                    "become '_'); other punctuation and control characters are refused."}
         )
     return key
 

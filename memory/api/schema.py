@@ -6,6 +6,8 @@ and schemathesis fuzzes the endpoints from it, so it cannot drift silently.
 
 from __future__ import annotations
 
+from memory.keys import KEY_INPUT_PATTERN, KEY_REGEX
+
 SNOWFLAKE = {"type": "string", "pattern": "^[0-9]{1,20}$", "description": "A Discord id (snowflake) as a string."}
 NULLABLE_SNOWFLAKE = {"anyOf": [SNOWFLAKE, {"type": "null"}]}
 UNIT = {"type": "number", "minimum": 0, "maximum": 1}
@@ -20,7 +22,9 @@ SPACE = "\\u0009-\\u000d\\u001c-\\u0020\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u20
 NO_NUL = "^[^\\u0000]*$"
 SOME_TEXT_NO_NUL = f"^[^\\u0000]*[^{SPACE}\\u0000][^\\u0000]*$"
 SOME_TEXT = f"[^{SPACE}\\u0000]"
-KEY_INPUT = f"^[A-Za-z0-9_.{SPACE}\\u0000-]*[A-Za-z0-9_.-][A-Za-z0-9_.{SPACE}\\u0000-]*$"
+# A key as memory.keys defines it: letters and digits of any language, "_", "." and "-"; upper case, whitespace,
+# NUL and invisible format characters are accepted on the way in (lowered, turned into "_", dropped).
+KEY_INPUT = KEY_INPUT_PATTERN
 
 
 def _ref(name: str) -> dict:
@@ -66,7 +70,7 @@ SCHEMAS = {
         "field": {"anyOf": [{"type": "string"}, {"type": "null"}]}}},
     "Fact": {"type": "object", "additionalProperties": False,
              "required": ["number", "key", "content", "scope", "member_id", "confidence"], "properties": {
-                 "number": NUMBER, "key": {"type": "string", "pattern": "^[a-z0-9_.-]{1,64}$"},
+                 "number": NUMBER, "key": {"type": "string", "pattern": KEY_REGEX},
                  "content": {"type": "string", "minLength": 1, "maxLength": 1000},
                  "scope": {"enum": ["server", "member"]}, "member_id": NULLABLE_SNOWFLAKE, "confidence": UNIT}},
     "MemoryType": {"enum": ["classic", "ledger", "archive", "ranked", "consolidated", "semantic"]},

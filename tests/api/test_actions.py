@@ -223,6 +223,16 @@ def test_remember_creates_a_bot_written_fact_linked_to_the_exchange_and_member(a
     assert str(fact.source_exchange_id) == exchange and fact.retracted_at is None
 
 
+def test_remember_takes_a_key_in_the_server_s_language_and_the_context_shows_it(api, server):
+    """A model asked in Portuguese names its keys in Portuguese; refusing them lost what it meant to keep."""
+    exchange = open_exchange(api, server)
+    results = api.actions(exchange, remember=[{"key": "Aniversário do Paulo", "content": "3 de maio."},
+                                              {"key": "誕生日", "content": "5月3日"}])
+    assert [result["status"] for result in results] == ["applied", "applied"]
+    keys = {fact["number"]: fact["key"] for fact in api.context(server)["facts"]}
+    assert [keys[result["number"]] for result in results] == ["aniversário_do_paulo", "誕生日"]
+
+
 def test_remember_defaults_to_a_server_fact_with_full_confidence_and_no_importance(api, server):
     exchange = open_exchange(api, server)
     results = api.actions(exchange, remember=[{"key": "server_theme", "content": "Retro gaming."}])
@@ -334,7 +344,7 @@ BAD_OPS = [
     ({"remember": [{"content": "c"}]}, "remember[0].key", "1–64"),
     ({"remember": [{"key": "", "content": "c"}]}, "remember[0].key", "1–64"),
     ({"remember": [{"key": "k" * 65, "content": "c"}]}, "remember[0].key", "1–64"),
-    ({"remember": [{"key": "paul's birthday!", "content": "c"}]}, "remember[0].key", "lower-case letters"),
+    ({"remember": [{"key": "paul's birthday!", "content": "c"}]}, "remember[0].key", "letters and digits"),
     ({"remember": [{"key": "k"}]}, "remember[0].content", "1–1000"),
     ({"remember": [{"key": "k", "content": ""}]}, "remember[0].content", "1–1000"),
     ({"remember": [{"key": "k", "content": "x" * 1001}]}, "remember[0].content", "1–1000"),

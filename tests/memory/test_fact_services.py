@@ -53,6 +53,42 @@ def test_a_key_with_capitals_and_spaces_is_normalised_to_lower_case_with_undersc
     assert Fact.objects.get(pk=fact.pk).key == "server_theme"
 
 
+@pytest.mark.parametrize(("written", "stored"), [
+    ("Aniversário do Paulo", "aniversário_do_paulo"),
+    ("Geburtstag Müller", "geburtstag_müller"),
+    ("誕生日", "誕生日"),
+    ("मित्र का नाम", "मित्र_का_नाम"),
+    ("İstanbul trip", "istanbul_trip"),  # not "i̇stanbul": Python lowers İ to i plus a combining dot
+    ("birth\u200bday", "birthday"),  # an invisible character would make two keys that look the same
+    ("🎂 cake", "🎂_cake"),
+])
+def test_a_key_in_any_language_is_stored_lowered_with_underscores(server, written, stored):
+    fact = make_fact(server, key=written)
+
+    assert Fact.objects.get(pk=fact.pk).key == stored
+
+
+@pytest.mark.parametrize("key", ["a:b", "[#12]", "x\x07y", "x\x9fy", "\u200b", "\ud800"])
+def test_a_key_with_punctuation_controls_or_nothing_visible_is_refused(server, owner, key):
+    with pytest.raises(ValidationError) as refused:
+        fact_create(server=server, author=FactAuthor.staff(owner), key=key, content="c")
+
+    assert "key" in refused.value.message_dict
+    assert not Fact.objects.exists()
+
+
+def test_the_database_refuses_a_key_the_services_would_refuse(server):
+    """The check constraint holds the same rule, for writes that do not go through validate_key."""
+    from django.db import IntegrityError, transaction
+
+    fact = make_fact(server, key="aniversário")
+    for bad in ("a:b", "Upper", "two words", "zero\u200bwidth"):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            Fact.objects.filter(pk=fact.pk).update(key=bad)
+    Fact.objects.filter(pk=fact.pk).update(key="誕生日.2-b_c")
+    assert Fact.objects.get(pk=fact.pk).key == "誕生日.2-b_c"
+
+
 def test_a_member_fact_keeps_the_discord_user_id_it_is_about(server):
     fact = make_fact(server, key="birthday", content="Born on 3 May.", scope=Scope.MEMBER, member_id=MEMBER_ID)
 
