@@ -12,7 +12,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 
-from memory.models import Fact
+from memory.models import Fact, Summary
 from teams.models import Server
 
 
@@ -143,6 +143,11 @@ class SummaryDraft(models.Model):
     answered_at = models.DateTimeField(null=True, blank=True)
     answered_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                     related_name="+")
+    # The summary wording a 'use' answer wrote (the history page names the round by it). SET_NULL: a member
+    # wipe deletes earlier wordings, and the draft stays on record as answered.
+    summary = models.ForeignKey(Summary, on_delete=models.SET_NULL, null=True, blank=True,
+                                related_name="source_drafts",
+                                help_text="The summary wording this draft became when it was used.")
 
     class Meta:
         ordering = ["-created_at"]

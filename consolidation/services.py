@@ -134,15 +134,16 @@ def _merge_into_new_wording(locked: Proposal, actor: AbstractBaseUser, answer: s
 
 @transaction.atomic
 def summary_draft_answer(*, draft: SummaryDraft, actor: AbstractBaseUser, use: bool) -> SummaryDraft:
-    """Use the draft (the current summary is retracted, not deleted) or keep the current one."""
+    """Use the draft (the current summary is retracted, not deleted; the draft names the wording it became)
+    or keep the current one."""
     locked = SummaryDraft.objects.select_for_update().get(pk=draft.pk)
     if locked.status != DraftStatus.PENDING:
         raise ValidationError(f"This draft was already answered ({locked.get_status_display().lower()}).")
     if use:
-        summary_set(server=locked.server, content=locked.content, author=FactAuthor.staff(actor))
+        locked.summary = summary_set(server=locked.server, content=locked.content, author=FactAuthor.staff(actor))
     locked.status = DraftStatus.USED if use else DraftStatus.KEPT_CURRENT
     locked.answered_at, locked.answered_by = timezone.now(), actor
-    locked.save(update_fields=["status", "answered_at", "answered_by"])
+    locked.save(update_fields=["status", "answered_at", "answered_by", "summary"])
     return locked
 
 

@@ -8,11 +8,11 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.contrib.postgres.search import SearchQuery
 from django.db import connection
-from django.db.models import DateTimeField, ExpressionWrapper, OuterRef, QuerySet, Subquery
+from django.db.models import QuerySet
 
 from config.rows import columns
 from teams.models import BotToken, Server
@@ -42,11 +42,6 @@ def summary_earlier_count(server: Server) -> int:
     return Summary.objects.filter(server=server, retracted_at__isnull=False).count()
 
 
-# A summary taken from a consolidation draft is written a moment before the draft is marked used, in the same
-# transaction (consolidation.services.summary_draft_answer); a lock wait at most lies between the two.
-DRAFT_ANSWER_WINDOW = timedelta(minutes=1)
-
-
 def summary_versions(server: Server, *, before_id: int | None = None, limit: int) -> list[Summary]:
     """Every wording the summary has had, newest first, with its author and `accepted_draft`: the consolidation
     draft it was taken from (with its round and who said yes), or None. Ordered by id: summary_set writes one
@@ -60,36 +55,19 @@ def summary_versions(server: Server, *, before_id: int | None = None, limit: int
 
 
 def _attach_accepted_drafts(server: Server, versions: list[Summary]) -> None:
-    """Find the draft each version came from. The summary row does not name it (the draft is answered through
-    summary_set like a staff edit): a used draft made the newest summary written, by the person who said yes,
-    just before it was marked used, and that summary holds the draft's wording."""
+    """Set each version's `accepted_draft`: the used consolidation draft that names it as the wording it became
+    (consolidation.services.summary_draft_answer stores the link)."""
     from consolidation.models import DraftStatus, SummaryDraft  # consolidation imports memory
 
     for version in versions:
         version.accepted_draft = None
     if not versions:
         return
-    written_just_before = (
-        Summary.objects.filter(server=server, created_at__lte=OuterRef("answered_at"),
-                               created_at__gte=ExpressionWrapper(OuterRef("answered_at") - DRAFT_ANSWER_WINDOW,
-                                                                 output_field=DateTimeField()))
-        .order_by("-created_at", "-id").values("id")[:1]
-    )
-    drafts = (
-        SummaryDraft.objects.filter(server=server, status=DraftStatus.USED,
-                                    answered_at__gte=min(version.created_at for version in versions),
-                                    answered_at__lte=max(version.created_at for version in versions)
-                                    + DRAFT_ANSWER_WINDOW)
-        .annotate(summary_id=Subquery(written_just_before))
-        .select_related("round", "answered_by")
-    )
     by_id = {version.pk: version for version in versions}
+    drafts = (SummaryDraft.objects.filter(server=server, status=DraftStatus.USED, summary_id__in=list(by_id))
+              .select_related("round", "answered_by"))
     for draft in drafts:
-        version = by_id.get(draft.summary_id)
-        # summary_set stores the wording stripped (PostgreSQL text holds no NUL for it to drop).
-        if (version is not None and version.content == draft.content.strip()
-                and version.author_user_id == draft.answered_by_id):
-            version.accepted_draft = draft
+        by_id[draft.summary_id].accepted_draft = draft
 
 
 def summary_text(server: Server) -> str:
