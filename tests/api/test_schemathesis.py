@@ -5,7 +5,8 @@ real server / exchange and to random ids: no answer may be a 5xx (except /reply'
 no reply model is configured), and every answer must be JSON that matches the schema for its status.
 A schema-valid request to the real server or exchange must also be accepted (2xx): what the code refuses,
 the schema says (whitespace-only text, NUL, a member fact without a member), so a bot that validates
-against the schema is never surprised by a 400. 25 examples per case in `make test`;
+against the schema is never surprised by a 400. Every 2xx is sent again without the token and with a
+wrong one (schemathesis' ignored_auth check), which must be refused. 25 examples per case in `make test`;
 SCHEMATHESIS_EXAMPLES=300 digs deeper (how the underflow of 1e-300 confidences was found).
 """
 
@@ -31,8 +32,10 @@ from .helpers import SCHEMA, assert_answer_conforms, configure
 MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "25"))
 OPERATIONS = [(path, method.upper(), operation["operationId"])
               for path, operations in SCHEMA["paths"].items() for method, operation in operations.items()]
+# ignored_auth: after a 2xx with the bot token, the same request is sent again without it and with an
+# invalid one, and must then be refused (every operation but the schema itself declares bearerAuth).
 SCHEMA_CHECKS = [schemathesis.checks.status_code_conformance, schemathesis.checks.content_type_conformance,
-                 schemathesis.checks.response_schema_conformance]
+                 schemathesis.checks.response_schema_conformance, schemathesis.checks.ignored_auth]
 
 
 @pytest.fixture
