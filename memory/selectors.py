@@ -431,7 +431,7 @@ def fact_page_or_nearest(fact_filter: FactFilter, *, after: str = "", before: st
     was opened), the nearest page that has: the one ending where it began, else the first page."""
     page = fact_page(fact_filter, after=after, before=before, page_size=page_size)
     if page.facts or page.exact_key_facts or not (after or before):
-        return page
+        return _with_live_next_cursor(fact_filter, page) if before else page
     if page.after:
         # Nothing is left after the cursor: show the page that ends with it. The cursor's own fact was the last
         # one of the page before, so the backwards walk must include it; ids are integers, so the boundary one
@@ -443,6 +443,14 @@ def fact_page_or_nearest(fact_filter: FactFilter, *, after: str = "", before: st
         if ending_here.facts:
             return replace(ending_here, next_cursor=None)  # the page after it was just found empty
     return fact_page(fact_filter, page_size=page_size)
+
+
+def _with_live_next_cursor(fact_filter: FactFilter, page: FactPage) -> FactPage:
+    """A page read backwards (by Previous) takes for granted that the page it was left from still has facts. When
+    they are gone since, its Next link would lead to an empty page, which falls back to this very page: drop it."""
+    if page.next_cursor and not fact_page(fact_filter, after=page.next_cursor, page_size=1).facts:
+        return replace(page, next_cursor=None)
+    return page
 
 
 def servers_with_retracted_facts(server_ids: tuple[int, ...]) -> bool:

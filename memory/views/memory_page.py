@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from django.http import HttpResponse
+from django.http import HttpResponse, QueryDict
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
@@ -52,6 +52,7 @@ def fact_list_context(request: HtmxHttpRequest) -> dict:
     )
     _attach_urls([*page.exact_key_facts, *page.facts])
     return {
+        "list_query": _shown_list_query(request, state=state, sort=sort, query=query, page=page),
         "visible_servers": visible,
         "chosen_server": chosen,
         "page": page,
@@ -62,6 +63,31 @@ def fact_list_context(request: HtmxHttpRequest) -> dict:
         "configurable_ids": configurable_ids,
         "show_server_column": chosen is None and len(visible) > 1,
     }
+
+
+def _shown_list_query(request: HtmxHttpRequest, *, state: str, sort: str, query: str, page) -> QueryDict:
+    """The address of the list actually shown, which is not always the one asked for (a page emptied since it was
+    opened falls back to the nearest one; a tab that is gone falls back to the facts in force). Links are built on
+    it: built on the address asked for, Next would carry the emptied page's state or cursor and lead back to it."""
+    shown = request.GET.copy()
+    for name, value, default in (("state", state, FactState.IN_FORCE), ("sort", sort, "changed"), ("q", query, "")):
+        if name in shown or value != default:
+            shown[name] = value
+    for name in ("after", "before"):
+        shown.pop(name, None)
+        if getattr(page, name):
+            shown[name] = getattr(page, name)
+    return shown
+
+
+def _address_of_list_shown(request: HtmxHttpRequest, response: HttpResponse, shown: QueryDict) -> HttpResponse:
+    """Tell htmx the address of the list shown when it differs from the one asked for, so the address bar (and a
+    later reload of the browser page) names the page on screen. The list's own reload is no step the user took:
+    it replaces the history entry; a link, tab or search the user followed pushes (as its hx-push-url would)."""
+    if dict(shown.lists()) != dict(request.GET.lists()):
+        header = "HX-Replace-Url" if request.htmx.trigger == "fact-list-reload" else "HX-Push-Url"
+        response[header] = f"{request.path}?{shown.urlencode()}"
+    return response
 
 
 def _attach_urls(facts: list) -> None:
@@ -78,7 +104,8 @@ def _attach_urls(facts: list) -> None:
 def memory_page(request: HtmxHttpRequest) -> HttpResponse:
     context = fact_list_context(request)
     if request.htmx and request.htmx.target == "fact-list":
-        return render(request, "memory/_fact_list.html", context)
+        response = render(request, "memory/_fact_list.html", context)
+        return _address_of_list_shown(request, response, context["list_query"])
     chosen = context["chosen_server"]
     if chosen is not None:
         ai_settings = ai_settings_for_server(chosen)

@@ -403,3 +403,120 @@ def test_a_page_reached_by_previous_that_lost_every_fact_before_it_shows_page_on
         delete_on_page(client, server, number)
     emptied = client.get(pager_link(second, "prev"), headers=LIST_FRAGMENT).content.decode()
     assert row_numbers(emptied) == [fact.number for fact in reversed(facts[:10])]  # what is left: page one
+
+
+def test_after_the_nearest_page_is_shown_its_next_link_never_leads_back_to_the_emptied_page(
+        owner, server, hundred_and_twenty_facts):
+    client = logged_in_client(owner)
+    first = client.get(PAGE, {"server": server.guild_id}, headers=LIST_FRAGMENT).content.decode()
+    second = client.get(pager_link(first, "next"), headers=LIST_FRAGMENT).content.decode()
+    third = client.get(pager_link(second, "next"), headers=LIST_FRAGMENT).content.decode()
+    for number in row_numbers(third):
+        delete_on_page(client, server, number)
+    reloaded = reload_of(client, server, third).content.decode()
+    # The next change reloads the list from the address the fallback page gave itself: still no Next.
+    again = reload_of(client, server, reloaded).content.decode()
+    assert row_numbers(again) == row_numbers(second)
+    assert 'rel="next"' not in again
+    assert row_numbers(client.get(pager_link(again, "prev"), headers=LIST_FRAGMENT).content.decode()) == \
+        row_numbers(first)
+
+
+def test_a_page_reached_by_previous_offers_no_next_once_the_page_after_it_is_empty(
+        owner, server, hundred_and_twenty_facts):
+    client = logged_in_client(owner)
+    first = client.get(PAGE, {"server": server.guild_id}, headers=LIST_FRAGMENT).content.decode()
+    second = client.get(pager_link(first, "next"), headers=LIST_FRAGMENT).content.decode()
+    third = client.get(pager_link(second, "next"), headers=LIST_FRAGMENT).content.decode()
+    back = client.get(pager_link(third, "prev"), headers=LIST_FRAGMENT).content.decode()
+    assert 'rel="next"' in back
+    for number in row_numbers(third):
+        delete_on_page(client, server, number)
+    reloaded = reload_of(client, server, back).content.decode()
+    assert row_numbers(reloaded) == row_numbers(second) and 'rel="next"' not in reloaded
+
+
+def test_once_the_retracted_tab_is_gone_next_leads_to_page_two_of_the_facts_in_force(owner, server):
+    for index in range(60):
+        make_fact(server, key=f"rule_{index:02d}", content=f"Rule {index}.")
+        fact_retract(fact=make_fact(server, key=f"old_{index:02d}", content=f"Old rule {index}."), reason="stale")
+    client = logged_in_client(owner)
+    first = client.get(PAGE, {"server": server.guild_id, "state": "retracted"}, headers=LIST_FRAGMENT)
+    second = client.get(pager_link(first.content.decode(), "next"), headers=LIST_FRAGMENT).content.decode()
+    facts_restore_all(server=server, actor=owner)
+    reloaded = reload_of(client, server, second).content.decode()
+    assert "state=retracted" not in pager_link(reloaded, "next")
+    page_two = client.get(pager_link(reloaded, "next"), headers=LIST_FRAGMENT).content.decode()
+    assert len(row_numbers(page_two)) == 50 and set(row_numbers(page_two)).isdisjoint(row_numbers(reloaded))
+
+
+def reload_headers(fragment: str) -> dict[str, str]:
+    """The headers of the list's reload: htmx names the element that triggered it by its id."""
+    reload_id = re.search(r'<div hidden hx-get="[^"]*" hx-trigger="[^"]*facts-changed[^>]*\sid="([^"]+)"', fragment)
+    return {**LIST_FRAGMENT, "HX-Trigger": reload_id.group(1)}
+
+
+def test_a_reload_that_falls_back_to_the_nearest_page_replaces_the_address_with_that_page(
+        owner, server, hundred_and_twenty_facts):
+    client = logged_in_client(owner)
+    first = client.get(PAGE, {"server": server.guild_id}, headers=LIST_FRAGMENT).content.decode()
+    second = client.get(pager_link(first, "next"), headers=LIST_FRAGMENT).content.decode()
+    third = client.get(pager_link(second, "next"), headers=LIST_FRAGMENT).content.decode()
+    for number in row_numbers(third):
+        delete_on_page(client, server, number)
+    asked = {"server": server.guild_id, "q": "", **reload_query(third)}
+    reloaded = client.get(PAGE, asked, headers=reload_headers(third))
+    assert "HX-Push-Url" not in reloaded  # the reload is no step the user took: no new history entry
+    address = reloaded["HX-Replace-Url"]
+    assert reload_query(third)["after"] not in address
+    # The address opens the page on screen, and reloading it (browser reload) keeps showing it.
+    shown = client.get(address, headers=LIST_FRAGMENT)
+    assert row_numbers(shown.content.decode()) == row_numbers(second)
+    assert "HX-Replace-Url" not in shown and "HX-Push-Url" not in shown
+
+
+def test_a_reload_that_shows_the_page_asked_for_leaves_the_address_alone(owner, server, hundred_and_twenty_facts):
+    client = logged_in_client(owner)
+    first = client.get(PAGE, {"server": server.guild_id}, headers=LIST_FRAGMENT).content.decode()
+    second = client.get(pager_link(first, "next"), headers=LIST_FRAGMENT).content.decode()
+    delete_on_page(client, server, row_numbers(second)[0])
+    reloaded = client.get(PAGE, {"server": server.guild_id, "q": "", **reload_query(second)},
+                          headers=reload_headers(second))
+    assert "HX-Replace-Url" not in reloaded and "HX-Push-Url" not in reloaded
+
+
+def test_a_stale_next_link_followed_after_its_page_emptied_pushes_the_address_of_the_page_shown(
+        owner, server, hundred_and_twenty_facts):
+    client = logged_in_client(owner)
+    first = client.get(PAGE, {"server": server.guild_id}, headers=LIST_FRAGMENT).content.decode()
+    second = client.get(pager_link(first, "next"), headers=LIST_FRAGMENT).content.decode()
+    stale_next = pager_link(second, "next")
+    for number in row_numbers(client.get(stale_next, headers=LIST_FRAGMENT).content.decode()):
+        delete_on_page(client, server, number)
+    followed = client.get(stale_next, headers={**LIST_FRAGMENT, "HX-Boosted": "true"})
+    assert "HX-Replace-Url" not in followed  # a link the user followed pushes, as its hx-push-url does
+    assert row_numbers(client.get(followed["HX-Push-Url"], headers=LIST_FRAGMENT).content.decode()) == \
+        row_numbers(second)
+
+
+def test_a_search_from_page_two_starts_at_the_first_page_of_its_results(member, server):
+    for index in range(60):
+        make_fact(server, key=f"misc_{index:02d}", content=f"Unrelated note {index}.")
+    for index in range(70):
+        make_fact(server, key=f"game_{index:02d}", content=f"Gaming night number {index}.")
+    client = logged_in_client(member)
+    first = client.get(PAGE, {"server": server.guild_id}, headers=LIST_FRAGMENT).content.decode()
+    second = client.get(pager_link(first, "next"), headers=LIST_FRAGMENT).content.decode()
+    # What the search box sends: the filters and the list's state, never the page's address (#fact-list-page).
+    state = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">',
+                            re.search(r'<div id="fact-list-state">(.*?)</div>', second, flags=re.S).group(1)))
+    searched = client.get(PAGE, {"server": server.guild_id, **state, "q": "gaming"},
+                          headers={**LIST_FRAGMENT, "HX-Trigger": "id_q"}).content.decode()
+    page_one = client.get(PAGE, {"server": server.guild_id, "q": "gaming"}, headers=LIST_FRAGMENT).content.decode()
+    assert row_numbers(searched) == row_numbers(page_one) and len(row_numbers(searched)) == 50
+    assert 'rel="prev"' not in searched
+    next_link = pager_link(searched, "next")
+    assert "q=gaming" in next_link
+    rest = client.get(next_link, headers=LIST_FRAGMENT).content.decode()
+    assert len(row_numbers(rest)) == 20 and set(row_numbers(rest)).isdisjoint(row_numbers(searched))
+    assert "q=gaming" in pager_link(rest, "prev") and 'rel="next"' not in rest
