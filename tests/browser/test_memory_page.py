@@ -225,6 +225,7 @@ def test_deleting_a_fact_on_page_two_keeps_the_list_on_page_two(live_server, arc
     open_memory(page, live_server)
     page.click(".pager a[rel=next]")
     expect(page.locator(".pager a[rel=prev]")).to_have_count(1)
+    expect(page).to_have_url(re.compile(r"[?&]after="))  # the link pushed page two's address
     on_page_two = visible_keys(page)
     assert len(on_page_two) == 13  # 63 facts: 50 on page one
     page.locator("#fact-rows .fact", has_text=on_page_two[0]).locator("button:has-text('Delete')").click()
@@ -241,3 +242,12 @@ def test_deleting_a_fact_on_page_two_keeps_the_list_on_page_two(live_server, arc
     assert not set(visible_keys(page)) & set(on_page_two)
     expect(page.locator(".pager a[rel=prev]")).to_have_count(0)
     expect(page.locator("#fact-rows .fact")).to_have_count(50)
+    # Page one is all there is: no Next back to the emptied page two, and the address bar names page one, so a
+    # reload of the browser page (or a shared link) shows what is on screen.
+    expect(page.locator(".pager a[rel=next]")).to_have_count(0)
+    expect(page).not_to_have_url(re.compile(r"[?&](after|before)="))
+    page.reload()
+    expect(page.locator("#fact-rows .fact")).to_have_count(50)
+    expect(page.locator(".pager a[rel=next]")).to_have_count(0)
+    page.go_back()  # the fallback replaced page two's history entry instead of adding one: back is page one
+    expect(page).not_to_have_url(re.compile(r"[?&](after|before)="))
