@@ -14,4 +14,7 @@ from ..memory_types import PROFILES
 @panel_login_required
 @require_GET
 def memory_types_doc(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "memory/memory_types_doc.html", {"profiles": PROFILES})
+    """Each type is a section of its own, closed but for one: the type asked for (?type=), else the first."""
+    asked = request.GET.get("type", "")
+    open_type = asked if any(profile.value == asked for profile in PROFILES) else PROFILES[0].value
+    return render(request, "memory/memory_types_doc.html", {"profiles": PROFILES, "open_type": open_type})
