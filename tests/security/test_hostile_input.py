@@ -155,16 +155,62 @@ def test_html_and_script_from_a_member_and_the_reply_model_render_inert_in_the_p
     assert not_inert(response.content.decode(), ("Model reply", "Mallory", "Hi", "Fact")) == []
 
 
+# What switches autoescaping off for some text: in templates the safe/safeseq filters (also inside
+# {% filter %}) and {% autoescape off %}; in Python mark_safe under any name (so any mention of it,
+# an aliased import included), SafeString/SafeText built by hand, or an object's own __html__.
+MARKS_SAFE = {
+    "|safe / |safeseq": r"\|\s*safe(seq)?\b",
+    "{% filter safe %}": r"\{%-?\s*filter\b[^%]*\bsafe(seq)?\b",
+    "{% autoescape off %}": r"\{%-?\s*autoescape\s+off\b",
+    "mark_safe": r"\bmark_safe\b",
+    "import * from safestring": r"\bsafestring\s+import\s+\*",
+    "SafeString(": r"\bSafe(String|Text)\s*\(",
+    "__html__": r"\b__html__\b",
+}
+# Files that may mark text safe, each with the reason; none so far. A file here is still read: it must
+# contain what it is allowed (an entry that no longer applies fails, so the list cannot go stale).
+MAY_MARK_SAFE: dict[str, str] = {}
+
+
+def marks_text_safe(text: str) -> list[str]:
+    return [name for name, pattern in MARKS_SAFE.items() if re.search(pattern, text)]
+
+
 def test_no_template_or_view_marks_text_safe():
     """Autoescaping must never be switched off for user or model text: no |safe, mark_safe, autoescape off."""
-    offenders = []
-    for path in [*ROOT.glob("templates/**/*.html"), *ROOT.glob("*/templatetags/*.py"),
+    offenders, allowed_and_used = [], set()
+    for path in [*ROOT.glob("templates/**/*"), *ROOT.glob("*/templates/**/*"), *ROOT.glob("*/templatetags/*.py"),
                  *[p for app in ("config", "teams", "memory", "consolidation") for p in (ROOT / app).rglob("*.py")]]:
-        text = path.read_text()
-        for pattern in (r"\|\s*safe\b", r"\bmark_safe\s*\(", r"autoescape\s+off", r"\bSafeString\s*\("):
-            if re.search(pattern, text):
-                offenders.append(f"{path.relative_to(ROOT)}: {pattern}")
+        if not path.is_file():
+            continue
+        name = str(path.relative_to(ROOT))
+        found = marks_text_safe(path.read_text())
+        if found and name in MAY_MARK_SAFE:
+            allowed_and_used.add(name)
+        elif found:
+            offenders.append(f"{name}: {', '.join(found)}")
     assert offenders == []
+    assert set(MAY_MARK_SAFE) - allowed_and_used == set()
+
+
+@pytest.mark.parametrize("snippet", [
+    "{{ fact.content|safe }}", "{{ fact.content | safe }}", "{{ fact.content|linebreaks|safe }}",
+    "{{ keys|safeseq|join:', ' }}", "{% filter safe %}{{ fact.content }}{% endfilter %}",
+    "{% filter force_escape|safe %}x{% endfilter %}", "{% autoescape off %}{{ x }}{% endautoescape %}",
+    "{%- autoescape off -%}", "return mark_safe(reply)", "from django.utils.safestring import mark_safe as trusted",
+    "from django.utils import safestring\nhtml = safestring.mark_safe(text)", "from django.utils.safestring import *",
+    "html = SafeString(text)", "html = SafeText(text)", "    def __html__(self):\n        return self.text",
+])
+def test_the_safe_check_catches_every_way_of_switching_escaping_off(snippet):
+    assert marks_text_safe(snippet) != []
+
+
+@pytest.mark.parametrize("snippet", [
+    "{{ fact.content }}", "{{ fact.content|linebreaksbr }}", "{% autoescape on %}", "Keep your data safe.",
+    "format_html('<b>{}</b>', text)", "{{ safe_word }}",
+])
+def test_the_safe_check_leaves_ordinary_escaped_text_alone(snippet):
+    assert marks_text_safe(snippet) == []
 
 
 def test_a_model_key_never_appears_in_pages_api_answers_logs_or_audit_rows(server, owner, client, bot_token, caplog):
