@@ -19,6 +19,7 @@ from ..memory_types import PROFILES, profile_for
 from ..selectors import (
     SORTS,
     FactFilter,
+    FactPage,
     FactState,
     ai_settings_for_server,
     fact_page_or_nearest,
@@ -65,7 +66,7 @@ def fact_list_context(request: HtmxHttpRequest) -> dict:
     }
 
 
-def _shown_list_query(request: HtmxHttpRequest, *, state: str, sort: str, query: str, page) -> QueryDict:
+def _shown_list_query(request: HtmxHttpRequest, *, state: str, sort: str, query: str, page: FactPage) -> QueryDict:
     """The address of the list actually shown, which is not always the one asked for (a page emptied since it was
     opened falls back to the nearest one; a tab that is gone falls back to the facts in force). Links are built on
     it: built on the address asked for, Next would carry the emptied page's state or cursor and lead back to it."""
