@@ -14,7 +14,7 @@ from teams.models import Server
 from teams.permissions import servers_reviewable_by
 
 from .models import ConsolidationRound, DraftStatus, Proposal, ProposalStatus, RoundStatus, SummaryDraft
-from .pairs import PairingFact
+from .pairs import PairingFact, vector_neighbours
 
 
 def pairing_facts(server: Server) -> list[PairingFact]:
@@ -27,6 +27,25 @@ def pairing_facts(server: Server) -> list[PairingFact]:
             [AuthorKind.STAFF, server.pk],
         )
         return [PairingFact(*row) for row in cursor.fetchall()]
+
+
+def semantic_neighbours(server: Server) -> dict[tuple[int, int], float]:
+    """Under Semantic, with the vectors complete: fact pairs the vectors see as close (extra candidates)."""
+    import numpy as np
+
+    from memory.models import FactEmbedding
+    from memory.semantic import semantic_pairs_ready
+
+    provider = semantic_pairs_ready(server)
+    if provider is None:
+        return {}
+    rows = list(FactEmbedding.objects.filter(server=server, model_name=provider.model_name,
+                                             fact__retracted_at__isnull=True).values_list("fact_id", "vector"))
+    if len(rows) < 2:
+        return {}
+    ids = [fact_id for fact_id, _ in rows]
+    vectors = np.asarray([vector for _, vector in rows], dtype=np.float32)
+    return vector_neighbours(ids, vectors)
 
 
 def memory_type_now(server: Server, *, lock: bool = False) -> str:

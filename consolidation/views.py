@@ -25,8 +25,9 @@ from teams.permissions import (
 )
 
 from .dry_run import consolidation_dry_run
+from .model_review import NO_MODEL_NOTE
 from .models import ConsolidationRound, Proposal, RoundTrigger, SummaryDraft
-from .rounds import CONSOLIDATING_TYPES, NO_MODEL_NOTE, RoundNotQueued, round_queue
+from .rounds import CONSOLIDATING_TYPES, RoundNotQueued, round_queue
 from .selectors import (
     consolidation_model,
     latest_round,
