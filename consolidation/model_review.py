@@ -37,7 +37,9 @@ class ModelReview:
 
 NO_MODEL_NOTE = ("No consolidation model is configured: pairs were classified by rules and a merge keeps the "
                  "winning fact word for word.")
-UNCHECKED_CAUTION = (" No model checked this pair: it may say the same thing in other words, or give another value "
+# How a proposal's `why` says no model checked its pair (consolidation.selectors lists such proposals last).
+UNCHECKED_MARK = "No model checked this pair"
+UNCHECKED_CAUTION = (f" {UNCHECKED_MARK}: it may say the same thing in other words, or give another value "
                      "for the same thing. Read both before merging.")
 
 

@@ -7,12 +7,13 @@ from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection
-from django.db.models import Max, QuerySet
+from django.db.models import BooleanField, Case, Max, QuerySet, Value, When
 
 from memory.models import AISettings, AuthorKind, Exchange, Fact, MemoryType, ModelEndpoint, ModelPurpose
 from teams.models import Server
 from teams.permissions import servers_reviewable_by
 
+from .model_review import UNCHECKED_MARK
 from .models import ConsolidationRound, DraftStatus, Proposal, ProposalStatus, RoundStatus, SummaryDraft
 from .pairs import PairingFact, vector_neighbours
 
@@ -98,9 +99,15 @@ def latest_round(server: Server) -> ConsolidationRound | None:
 
 
 def pending_proposals(server: Server) -> QuerySet[Proposal]:
-    """Duplicates first ("duplicate" sorts after "contradiction"), the most similar pair first."""
+    """Proposals a model checked or the rules found first, then those of pairs only the vectors found that no
+    model checked: their cosine similarity (0.92-1.0) runs higher than the rules' word-overlap scores, so they
+    would lead otherwise. Within each group duplicates first ("duplicate" sorts after "contradiction"), the most
+    similar pair first."""
+    unchecked = Case(When(why__contains=UNCHECKED_MARK, then=Value(True)), default=Value(False),
+                     output_field=BooleanField())
     return (Proposal.objects.filter(server=server, status=ProposalStatus.PENDING)
-            .select_related("keeper", "other").order_by("-kind", "-similarity", "id"))
+            .select_related("keeper", "other").alias(unchecked=unchecked)
+            .order_by("unchecked", "-kind", "-similarity", "id"))
 
 
 def pending_draft(server: Server) -> SummaryDraft | None:
