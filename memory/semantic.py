@@ -120,13 +120,20 @@ def embed_facts_now(server: Server, fact_ids: list[int], provider: EmbeddingProv
         batch = todo[start : start + EMBED_BATCH]
         vectors = provider.passages([fact_text(key, content) for _, key, content in batch])
         now = timezone.now()
-        FactEmbedding.objects.bulk_create(
-            [FactEmbedding(fact_id=pk, server=server, model_name=provider.model_name,
-                           text_hash=text_hash(key, content, provider.model_name), vector=vector, embedded_at=now)
-             for (pk, key, content), vector in zip(batch, vectors, strict=True)],
-            update_conflicts=True, unique_fields=["fact"],
-            update_fields=["model_name", "text_hash", "vector", "embedded_at"],
-        )
+        with transaction.atomic():
+            # The provider may take seconds, and nothing is locked meanwhile: a wipe or a delete may have removed
+            # some of these facts. Only those still here are stored, locked until the vectors are in, so that
+            # a wiped fact never gets a vector back and the batch never fails on a fact that is gone.
+            still_here = set(Fact.objects.filter(pk__in=[pk for pk, _, _ in batch])
+                             .select_for_update(no_key=True).values_list("pk", flat=True))
+            FactEmbedding.objects.bulk_create(
+                [FactEmbedding(fact_id=pk, server=server, model_name=provider.model_name,
+                               text_hash=text_hash(key, content, provider.model_name), vector=vector,
+                               embedded_at=now)
+                 for (pk, key, content), vector in zip(batch, vectors, strict=True) if pk in still_here],
+                update_conflicts=True, unique_fields=["fact"],
+                update_fields=["model_name", "text_hash", "vector", "embedded_at"],
+            )
     return EmbedOutcome(embedded=len(todo), unchanged=len(facts) - len(todo))
 
 

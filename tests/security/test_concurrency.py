@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from memory.exchanges import IncomingMessage, Retract, Supersede, exchange_apply_actions, exchange_open
 from memory.models import Exchange, Fact, MemoryType
@@ -63,41 +63,125 @@ def test_two_exchanges_changing_the_same_fact_at_once_one_applies_the_other_is_i
     assert Fact.objects.filter(server=server, retracted_at__isnull=True).count() == (0 if op == "retract" else 1)
 
 
-def test_a_staff_edit_racing_a_bot_supersede_one_wins_the_other_is_told(server, owner):
+def one_then_other(first, second) -> tuple[object, object]:
+    """`first` runs in a transaction that stays open until `second` has started on its own connection and
+    is waiting for it (it sits on first's row lock): truly at the same time, in a known order."""
+    first_done, second_started = threading.Event(), threading.Event()
+    results: list[object] = [None, None]
+
+    def run_first() -> None:
+        try:
+            with transaction.atomic():
+                results[0] = first()
+                first_done.set()
+                second_started.wait(10)
+                threading.Event().wait(0.3)  # second is now blocked on the lock this transaction holds
+        except Exception as error:  # noqa: BLE001 - the outcome under test
+            results[0] = error
+            first_done.set()
+        finally:
+            connection.close()
+
+    def run_second() -> None:
+        first_done.wait(10)
+        second_started.set()
+        try:
+            results[1] = second()
+        except Exception as error:  # noqa: BLE001 - the outcome under test
+            results[1] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run_first), threading.Thread(target=run_second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return results[0], results[1]
+
+
+@pytest.mark.parametrize("first", ["staff", "bot"])
+def test_a_staff_edit_racing_a_bot_supersede_one_wins_the_other_is_told(server, owner, first):
     memory_type_set(server=server, actor=owner, memory_type=MemoryType.LEDGER)
     fact = make_fact(server, key="raid_day", content="Raids are on Friday.")
     exchange = shown(server, fact)
-    results = race(
-        lambda: fact_update(fact=fact, actor=owner, expected_version=fact.version, key="raid_day",
-                            content="Raids are on Friday at nine.", confidence=1.0),
-        lambda: exchange_apply_actions(exchange=Exchange.objects.select_related("server").get(pk=exchange.pk),
-                                       ops=[Supersede(number=fact.number, content="Raids are on Sunday.",
-                                                      reason="moved")]),
-    )
-    staff, bot = results
+
+    def staff_edit():
+        return fact_update(fact=fact, actor=owner, expected_version=fact.version, key="raid_day",
+                           content="Raids are on Friday at nine.", confidence=1.0)
+
+    def bot_supersede():
+        return exchange_apply_actions(exchange=Exchange.objects.select_related("server").get(pk=exchange.pk),
+                                      ops=[Supersede(number=fact.number, content="Raids are on Sunday.",
+                                                     reason="moved")])
+
+    if first == "bot":
+        bot, staff = one_then_other(bot_supersede, staff_edit)
+        # The editor saved from the wording before the bot's: told, with nothing saved over the bot's change.
+        assert isinstance(staff, FactConflict), staff
+        assert bot[0].status == "applied"
+    else:
+        staff, bot = one_then_other(staff_edit, bot_supersede)
+        # The bot was shown this fact by number and supersedes it as it now stands: the edit stays in its history.
+        assert isinstance(staff, Fact) and staff.content == "Raids are on Friday at nine."
+        assert bot[0].status == "applied", bot
     fact.refresh_from_db()
-    if isinstance(staff, FactConflict):  # the bot was first: the editor is shown the new state
-        assert bot[0].status == "applied" and fact.retracted_at is not None
-    else:  # the editor was first: the fact changed under the bot, which still supersedes the current wording
-        assert isinstance(staff, Fact) and fact.version >= 2
+    assert fact.retracted_at is not None and fact.superseded_by.content == "Raids are on Sunday."
+    assert fact.content == ("Raids are on Friday at nine." if first == "staff" else "Raids are on Friday.")
     in_force = list(Fact.objects.filter(server=server, retracted_at__isnull=True).values_list("content", flat=True))
-    assert len(in_force) == 1
+    assert in_force == ["Raids are on Sunday."]
 
 
 def test_a_wipe_during_a_catch_up_round_never_brings_wiped_facts_back(server, owner):
+    """The round's first batch is out at the embedding endpoint (slow) when the wipe commits; the round, about
+    to store the vectors of facts that are gone, stores none and finishes (it used to fail on the foreign
+    key, its task retried); run again, it has nothing to do."""
     from memory import semantic
-    from memory.models import EmbeddingRound, FactEmbedding
+    from memory.models import EmbeddingRound, EmbeddingRoundStatus, FactEmbedding, ModelPurpose
+    from tests.memory.conftest import use_endpoint_embeddings
+    from tests.model_server import Slow, played_model
 
     for index in range(40):
         make_fact(server, key=f"fact_{index}", content=f"Fact number {index} about the server.")
-    memory_type_set(server=server, actor=owner, memory_type=MemoryType.SEMANTIC)  # the round is queued, not run
-    catchup = EmbeddingRound.objects.get(server=server)
-    catching_up, wiped = race(lambda: semantic.catchup_run(catchup.pk), lambda: server_wipe(server=server, actor=owner))
-    assert wiped.facts == 40  # the wipe always wins; the round may stop with an error, told in its task
-    assert not isinstance(catching_up, AssertionError)
-    semantic.catchup_run(catchup.pk)  # the redelivered task after the wipe
+    with played_model(server, owner, ModelPurpose.EMBEDDING, model_name="fake-e5", api_key="sk-embed-0123456789") \
+            as embedding_server:
+        use_endpoint_embeddings(server, owner)
+        memory_type_set(server=server, actor=owner, memory_type=MemoryType.SEMANTIC)
+        # Celery is eager in tests, so the switch's commit already ran the round: put it back as a worker
+        # would find it, queued with nothing embedded, so that the run below is the one the wipe meets.
+        catchup = EmbeddingRound.objects.get(server=server)
+        FactEmbedding.objects.filter(server=server).delete()
+        EmbeddingRound.objects.filter(pk=catchup.pk).update(status=EmbeddingRoundStatus.QUEUED, done=0,
+                                                            started_at=None, finished_at=None)
+        embedding_server.embedding_script = [Slow(1.0)]
+        outcome: dict = {}
+        calls_before = embedding_server.embedding_calls  # saving the endpoint asked it once already
+
+        def run_round() -> None:
+            try:
+                outcome["round"] = semantic.catchup_run(catchup.pk)
+            except Exception as error:  # noqa: BLE001 - the outcome under test
+                outcome["error"] = error
+            finally:
+                connection.close()
+
+        running = threading.Thread(target=run_round)
+        running.start()
+        for _ in range(500):  # until the first batch is at the endpoint (at most 10 s)
+            if embedding_server.embedding_calls > calls_before or not running.is_alive():
+                break
+            threading.Event().wait(0.02)
+        assert embedding_server.embedding_calls > calls_before, outcome
+        wiped = server_wipe(server=server, actor=owner)
+        running.join(30)
+        assert wiped.facts == 40
+        assert not FactEmbedding.objects.filter(server=server).exists()
+        assert outcome["round"].status == EmbeddingRoundStatus.FINISHED, outcome  # its facts are gone: done
+        semantic.catchup_run(catchup.pk)  # the task as redelivered after the wipe
     assert not Fact.objects.filter(server=server).exists()
     assert not FactEmbedding.objects.filter(server=server).exists()
+    assert EmbeddingRound.objects.get(pk=catchup.pk).status in (EmbeddingRoundStatus.FINISHED,
+                                                                EmbeddingRoundStatus.REPLACED)
 
 
 def test_a_wipe_during_a_consolidation_round_leaves_nothing_of_it(planted, consolidation_model, owner):
