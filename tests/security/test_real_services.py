@@ -154,6 +154,14 @@ def test_redis_really_stopped_the_api_and_panel_keep_working_and_after_its_resta
         context = bot.post(f"/api/v1/servers/{server.guild_id}/context", content_type="application/json", data={
             "channel_id": "111", "author_id": "222", "author_name": "Paul", "content": "when is the raid?"})
         assert context.status_code == 200  # the rate limit's cache is down: it lets requests through
+        exchange = context.json()["exchange"]
+        searched = bot.post(f"/api/v1/exchanges/{exchange}/search", content_type="application/json",
+                            data={"query": "raid schedule"})
+        assert searched.status_code == 200 and searched.json()["facts"]
+        remembered = bot.post(f"/api/v1/exchanges/{exchange}/actions", content_type="application/json", data={
+            "remember": [{"key": "bot_late", "content": "Learned by the bot while Redis was down."}]})
+        assert remembered.status_code == 200 and remembered.json()["results"][0]["status"] == "applied"
+        bot_late = Fact.objects.get(server=server, key="bot_late")
         staff = Client()
         staff.force_login(owner)
         assert staff.get(reverse("memory:page"), {"server": server.guild_id}).status_code == 200
@@ -166,13 +174,16 @@ def test_redis_really_stopped_the_api_and_panel_keep_working_and_after_its_resta
         assert not FactEmbedding.objects.filter(fact=late).exists()  # its embedding could not be queued
 
         embedded.ensure_redis(redis_var)  # started again, same port; the worker reconnects by itself
-        Fact.objects.filter(pk=late.pk).update(changed_at=late.changed_at - timedelta(minutes=11))
+        Fact.objects.filter(pk__in=[late.pk, bot_late.pk]).update(changed_at=late.changed_at - timedelta(minutes=11))
         wait_until(lambda: semantic.sweep_embeddings() >= 1, "Redis to take the sweeper's work")
-        wait_until(lambda: FactEmbedding.objects.filter(fact=late).exists(), "the worker to embed the late fact")
+        wait_until(lambda: FactEmbedding.objects.filter(fact__in=[late, bot_late]).count() == 2,
+                   "the worker to embed the facts written while Redis was down")
 
-    assert FactEmbedding.objects.filter(server=server).count() == 4
-    fact_texts = Counter(text for text in embedding_model.embedded_texts() if text != "when is the raid?")
-    assert fact_texts == Counter(texts_of([*facts, late]))  # every fact embedded exactly once (and the message)
+    assert FactEmbedding.objects.filter(server=server).count() == 5
+    fact_texts = Counter(text for text in embedding_model.embedded_texts()
+                         if text not in ("when is the raid?", "raid schedule"))
+    # every fact embedded exactly once (and the message and the search query, once each)
+    assert fact_texts == Counter(texts_of([*facts, late, bot_late]))
 
 
 def test_a_worker_killed_mid_catch_up_round_leaves_nothing_half_done_and_the_next_finishes_it_once(
