@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 
 import pytest
 from django.core.cache import cache
+from django.urls import reverse
+from django.utils import timezone
 
 from memory.models import AISettings, Fact
 from memory.selectors import ai_settings_for_server
+from memory.services import FactAuthor
+from tests.conftest import logged_in_client
+from tests.factories import make_fact
+from tests.memory.test_view_settings import settings_form
 
-from .helpers import message
+from .helpers import MESSAGE, message
 
 pytestmark = pytest.mark.django_db
 
@@ -86,3 +93,36 @@ def test_one_member_may_have_the_bot_remember_at_most_the_limit_per_hour(api, se
     assert Fact.objects.filter(server=server).count() == 2
     other_member = api.context(server, author_id="200000000000000077")["exchange"]
     assert api.actions(other_member, remember=notes[:1])[0]["status"] == "applied"
+
+
+def test_by_default_a_member_may_have_the_bot_remember_20_facts_an_hour(api, server):
+    assert ai_settings_for_server(server).remember_limit_per_hour == 20
+    exchange = api.context(server)["exchange"]
+    results = api.actions(exchange, remember=[{"key": f"note_{index}", "content": f"Note number {index}."}
+                                              for index in range(21)])
+    assert [result["status"] for result in results] == ["applied"] * 20 + ["ignored"]
+    assert "limit of 20 remembered facts per hour" in results[20]["detail"]
+    assert Fact.objects.filter(server=server).count() == 20
+
+
+@pytest.mark.parametrize(("minutes_ago", "status"), [(59, "ignored"), (61, "applied")])
+def test_what_a_member_had_remembered_more_than_an_hour_ago_no_longer_counts(api, server, minutes_ago, status):
+    AISettings.objects.filter(pk=ai_settings_for_server(server).pk).update(remember_limit_per_hour=2)
+    for index in range(2):  # learned from the member the helpers' messages come from
+        make_fact(server, key=f"old_{index}", author=FactAuthor.bot(MESSAGE["author_id"]),
+                  created_at=timezone.now() - timedelta(minutes=minutes_ago))
+    exchange = api.context(server)["exchange"]
+    assert api.actions(exchange, remember=[{"key": "new", "content": "New."}])[0]["status"] == status
+
+
+def test_staff_set_the_limit_on_the_ai_settings_page_and_the_bot_meets_it(api, server, owner):
+    page = logged_in_client(owner)
+    saved = page.post(reverse("memory:settings", args=[server.guild_id]), settings_form(remember_limit_per_hour="1"))
+    assert saved.status_code == 302 and ai_settings_for_server(server).remember_limit_per_hour == 1
+    refused = page.post(reverse("memory:settings", args=[server.guild_id]),
+                        settings_form(remember_limit_per_hour="-1"))
+    assert refused.status_code == 422 and ai_settings_for_server(server).remember_limit_per_hour == 1
+    exchange = api.context(server)["exchange"]
+    results = api.actions(exchange, remember=[{"key": "one", "content": "One."}, {"key": "two", "content": "Two."}])
+    assert [result["status"] for result in results] == ["applied", "ignored"]
+    assert "limit of 1 remembered facts per hour" in results[1]["detail"]
