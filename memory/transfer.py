@@ -23,7 +23,7 @@ from teams.models import Server
 from teams.services import audit_record
 
 from .models import Fact, FactCounter, Summary
-from .services import catchup_if_semantic
+from .services import catchup_if_semantic, validate_key
 
 FORMAT = "lorekeeper-memory/1"
 FACT_FIELDS = ("number", "scope", "member_id", "key", "content", "confidence", "importance", "author_kind",
@@ -79,6 +79,11 @@ def import_lines(server: Server, lines: Iterable[str], actor: AbstractBaseUser |
             summaries.append(Summary(server=server, **_parsed(row, SUMMARY_FIELDS)))
         elif row.get("kind") == "fact":
             fact = Fact(server=server, **_parsed(row, FACT_FIELDS))
+            # Before full_clean: the database check cannot tell upper from lower case beyond ASCII ("Äpfel"),
+            # and a lone surrogate would fail it as an encoding error instead of a sentence.
+            if not isinstance(fact.key, str) or validate_key(fact.key) != fact.key:
+                raise ValidationError(f"Fact #{fact.number}: the key {fact.key!r} is not written as keys are stored "
+                                      "(lower case, '_' for spaces, no punctuation but '_', '.' and '-').")
             fact.full_clean(exclude=["server", "search_vector", "superseded_by", "source_exchange", "author_user"],
                             validate_unique=False)
             facts.append(fact)

@@ -6,7 +6,7 @@ and schemathesis fuzzes the endpoints from it, so it cannot drift silently.
 
 from __future__ import annotations
 
-from memory.keys import KEY_INPUT_PATTERN, KEY_REGEX
+from memory.keys import KEY_INPUT_PATTERN, KEY_REGEX, WHITESPACE, code_point_class
 
 SNOWFLAKE = {"type": "string", "pattern": "^[0-9]{1,20}$", "description": "A Discord id (snowflake) as a string."}
 NULLABLE_SNOWFLAKE = {"anyOf": [SNOWFLAKE, {"type": "null"}]}
@@ -18,12 +18,13 @@ REF = "#/components/schemas/"
 # cannot hold it) and text that is only whitespace; fact text has NUL dropped instead, and a key is
 # lower-cased with whitespace runs turned into "_" before its character rule applies. Whitespace is
 # spelled out (Python's str.strip() set) because a pattern's \s differs between JavaScript and Python.
-SPACE = "\\u0009-\\u000d\\u001c-\\u0020\\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000"
+SPACE = code_point_class(WHITESPACE)
 NO_NUL = "^[^\\u0000]*$"
 SOME_TEXT_NO_NUL = f"^[^\\u0000]*[^{SPACE}\\u0000][^\\u0000]*$"
 SOME_TEXT = f"[^{SPACE}\\u0000]"
-# A key as memory.keys defines it: letters and digits of any language, "_", "." and "-"; upper case, whitespace,
-# NUL and invisible format characters are accepted on the way in (lowered, turned into "_", dropped).
+# A key as memory.keys defines it: words of any language, "_", "." and "-", no other ASCII or full-width punctuation,
+# no controls; upper case, whitespace, NUL and invisible characters are accepted on the way in (lowered, turned
+# into "_", dropped).
 KEY_INPUT = KEY_INPUT_PATTERN
 
 
@@ -116,7 +117,9 @@ SCHEMAS = {
         "remember": {"type": "array", "maxItems": 50, "items": {
             "type": "object", "additionalProperties": False, "required": ["key", "content"], "properties": {
                 "key": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": KEY_INPUT,
-                        "description": "Lower-cased, spaces become _; then only a-z 0-9 _ . -"},
+                        "description": "Lower-cased, spaces become _, invisible characters dropped; then letters, "
+                                       "digits and symbols of any language and _ . - (no other ASCII or full-width "
+                                       "punctuation, no control characters)."},
                 "content": FACT_CONTENT_INPUT,
                 "scope": {"enum": ["server", "member"],
                           "description": "Default: 'member' when member_id is given, else 'server'."},
