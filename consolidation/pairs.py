@@ -28,6 +28,8 @@ from itertools import combinations
 
 import numpy as np
 
+from memory.words import WORD_NO_UNDERSCORE
+
 SIGNATURE_SIZE = 60
 # 12 bands of 5 rows: a pair with Jaccard 0.75 (the bar for a duplicate across keys) becomes a candidate
 # 96% of the time, one with 0.5 a third of the time, one with 0.3 almost never. Same-subject pairs,
@@ -53,7 +55,7 @@ KEY_ALIASES = {
     "fav": "favourite", "fave": "favourite", "favorite": "favourite", "pronoun": "pronouns", "loc": "location",
     "nick": "nickname", "name": "nickname", "rule": "rules", "game": "games", "pet": "pets",
 }
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_WORD = WORD_NO_UNDERSCORE  # letters, digits and their combining marks (Hindi words stay whole)
 _NUMBER = re.compile(r"\d+(?:[.,:/]\d+)*")
 
 
@@ -94,7 +96,8 @@ def content_words(text: str) -> frozenset[str]:
 
 def key_words(key: str) -> tuple[str, ...]:
     folded = KEY_ALIASES.get(key.lower(), key.lower())
-    return tuple(sorted({KEY_ALIASES.get(word, word) for word in words(folded.replace("_", " "))}))
+    # A key of symbols only (🎂, 🎮) has no words: it stands for itself, or every such key would share a subject.
+    return tuple(sorted({KEY_ALIASES.get(word, word) for word in words(folded.replace("_", " "))})) or (folded,)
 
 
 def subject(fact: PairingFact) -> tuple:

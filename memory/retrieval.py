@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -15,6 +14,7 @@ from teams.models import Server
 
 from .models import SEARCH_CONFIG, AISettings, Fact, MemoryType
 from .ranking import RELEVANCE_DEPTH, Weights, rank_top, relevance_by_position
+from .words import words
 
 SEARCH_RESULT_LIMIT = 10
 RANK_CANDIDATES = 500
@@ -143,7 +143,7 @@ def context_choice(server: Server, ai_settings: AISettings, message: str) -> Con
 
 
 def _words(text: str) -> list[str]:
-    return re.findall(r"\w+", text.lower(), flags=re.UNICODE)[:MAX_QUERY_WORDS]
+    return words(text, MAX_QUERY_WORDS)
 
 
 # How the one search stays cheap at any size. Ranking all matches of a common word would read

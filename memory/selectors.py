@@ -5,7 +5,6 @@ from __future__ import annotations
 import base64
 import json
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -21,6 +20,7 @@ from teams.selectors import ACTIVE_TOKEN_COLUMNS
 from .keys import normalise_key
 from .models import PREFIX_CONFIG, AISettings, Channel, Exchange, Fact, ModelEndpoint, Summary
 from .retrieval import NEWEST_IN_FORCE_JSON_SQL, newest_facts_from_json
+from .words import words as text_words
 
 
 def ai_settings_for_server(server: Server) -> AISettings:
@@ -221,7 +221,7 @@ def prefix_tsquery_text(text: str) -> str | None:
     no stop words: "the" finds "theme"); the last word, still being typed, matches as a prefix once it
     has two letters ("gamin" finds "gaming"). Earlier words are whole words, which keeps the index
     lookup cheap on a million facts."""
-    words = re.findall(r"\w+", text.lower(), flags=re.UNICODE)[:8]
+    words = text_words(text, 8)
     if not words:
         return None
     *complete, last = words
@@ -358,20 +358,19 @@ def _few_matches_page(candidates: list[tuple[int, object]], cursor, *, descendin
 
 def fact_page(fact_filter: FactFilter, *, after: str = "", before: str = "", page_size: int = PAGE_SIZE) -> FactPage:
     """One page of the memory list, by keyset (no OFFSET): fast on page 1 and page 5,000 alike."""
-    if not fact_filter.server_ids or (fact_filter.query.strip() and search_query_for(fact_filter.query) is None):
-        # No server to show, or a search without a single letter or digit ("#", "?"): nothing matches.
+    if not fact_filter.server_ids:
         return FactPage(facts=[], exact_key_facts=[], next_cursor=None, previous_cursor=None, count_label="0 facts")
+    related = ("server", "author_user", "superseded_by")
+    if fact_filter.query.strip() and search_query_for(fact_filter.query) is None:
+        # A search without a single letter or digit ("#", "🎂"): no words to match, but a key may be just that.
+        pinned = [] if (after or before) else _exact_key_facts(fact_filter, related, page_size)
+        return FactPage(facts=[], exact_key_facts=pinned, next_cursor=None, previous_cursor=None,
+                        count_label=f"{len(pinned)} fact{'s' if len(pinned) != 1 else ''}")
     column, descending = SORTS.get(fact_filter.sort, SORTS["changed"])
     matching = _filtered_facts(fact_filter)
-    related = ("server", "author_user", "superseded_by")
-    exact_key_facts: list[Fact] = []
-    key = normalise_key(fact_filter.query)
-    if key:
-        # A fact whose key is exactly what was typed is pinned on page 1 and left out of the pages.
-        exact_key_facts = list(
-            _filtered_facts(FactFilter(fact_filter.server_ids, "", fact_filter.state))
-            .filter(key=key).select_related(*related)[:page_size]
-        )
+    # A fact whose key is exactly what was typed is pinned on page 1 and left out of the pages.
+    exact_key_facts = _exact_key_facts(fact_filter, related, page_size)
+    if exact_key_facts:
         matching = matching.exclude(pk__in=[fact.pk for fact in exact_key_facts])
 
     cursor = _decode_cursor(before or after, column) if (before or after) else None
@@ -445,10 +444,28 @@ def fact_page_or_nearest(fact_filter: FactFilter, *, after: str = "", before: st
     return fact_page(fact_filter, page_size=page_size)
 
 
+def _exact_key_facts(fact_filter: FactFilter, related: tuple[str, ...], page_size: int) -> list[Fact]:
+    key = normalise_key(fact_filter.query)
+    if not key:
+        return []
+    return list(_filtered_facts(FactFilter(fact_filter.server_ids, "", fact_filter.state))
+                .filter(key=key).select_related(*related)[:page_size])
+
+
 def _with_live_next_cursor(fact_filter: FactFilter, page: FactPage) -> FactPage:
     """A page read backwards (by Previous) takes for granted that the page it was left from still has facts. When
-    they are gone since, its Next link would lead to an empty page, which falls back to this very page: drop it."""
-    if page.next_cursor and not fact_page(fact_filter, after=page.next_cursor, page_size=1).facts:
+    they are gone since, its Next link would lead to an empty page, which falls back to this very page: drop it.
+    One EXISTS from the cursor on, through the same (server, column, id) order the pages walk."""
+    if not page.next_cursor:
+        return page
+    column, descending = SORTS.get(fact_filter.sort, SORTS["changed"])
+    cursor = _decode_cursor(page.next_cursor, column)
+    later = _filtered_facts(fact_filter)
+    if fact_filter.query.strip():
+        later = later.exclude(key=normalise_key(fact_filter.query))  # those are pinned on page 1, not paged
+    operator = "<" if descending else ">"
+    if cursor is None or not later.extra(where=[f"(memory_fact.{column}, memory_fact.id) {operator} (%s, %s)"],
+                                         params=list(cursor)).exists():
         return replace(page, next_cursor=None)
     return page
 
