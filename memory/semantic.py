@@ -99,7 +99,7 @@ def queue_fact_embeddings(server: Server, fact_ids: list[int]) -> None:
 
 @dataclass
 class EmbedOutcome:
-    embedded: int  # facts sent to the provider
+    embedded: int  # vectors stored (facts sent to the provider that were still there, as worded, when they came back)
     unchanged: int  # facts whose text was already embedded by this model
 
 
@@ -116,25 +116,30 @@ def embed_facts_now(server: Server, fact_ids: list[int], provider: EmbeddingProv
                     .values_list("fact_id", "text_hash"))
     todo = [(pk, key, content) for pk, key, content in facts
             if existing.get(pk) != text_hash(key, content, provider.model_name)]
+    stored = 0
     for start in range(0, len(todo), EMBED_BATCH):
         batch = todo[start : start + EMBED_BATCH]
         vectors = provider.passages([fact_text(key, content) for _, key, content in batch])
         now = timezone.now()
         with transaction.atomic():
             # The provider may take seconds, and nothing is locked meanwhile: a wipe or a delete may have removed
-            # some of these facts. Only those still here are stored, locked until the vectors are in, so that
-            # a wiped fact never gets a vector back and the batch never fails on a fact that is gone.
-            still_here = set(Fact.objects.filter(pk__in=[pk for pk, _, _ in batch])
-                             .select_for_update(no_key=True).values_list("pk", flat=True))
+            # some of these facts, an edit may have reworded one (and its own batch may have stored the new
+            # wording's vector already). Only facts still here with the wording that was embedded are stored,
+            # locked until the vectors are in: a wiped fact never gets a vector back, a new wording's vector is
+            # never overwritten by the old one's, and the batch never fails on a fact that is gone.
+            unchanged = set(Fact.objects.filter(pk__in=[pk for pk, _, _ in batch])
+                            .select_for_update(no_key=True).values_list("pk", "key", "content"))
+            kept = [(row, vector) for row, vector in zip(batch, vectors, strict=True) if row in unchanged]
             FactEmbedding.objects.bulk_create(
                 [FactEmbedding(fact_id=pk, server=server, model_name=provider.model_name,
                                text_hash=text_hash(key, content, provider.model_name), vector=vector,
                                embedded_at=now)
-                 for (pk, key, content), vector in zip(batch, vectors, strict=True) if pk in still_here],
+                 for (pk, key, content), vector in kept],
                 update_conflicts=True, unique_fields=["fact"],
                 update_fields=["model_name", "text_hash", "vector", "embedded_at"],
             )
-    return EmbedOutcome(embedded=len(todo), unchanged=len(facts) - len(todo))
+        stored += len(kept)
+    return EmbedOutcome(embedded=stored, unchanged=len(facts) - len(todo))
 
 
 # The catch-up round --------------------------------------------------------------------
@@ -254,7 +259,8 @@ def sweep_embeddings(stale_after_s: float = 600) -> int:
 
 def catchup_progress(server: Server) -> CatchupProgress | None:
     """The latest open catch-up round's progress (None when none is open)."""
-    catchup = EmbeddingRound.objects.filter(server=server, status__in=EMBEDDING_ROUND_OPEN).order_by("-created_at").first()
+    catchup = (EmbeddingRound.objects.filter(server=server, status__in=EMBEDDING_ROUND_OPEN)
+               .order_by("-created_at").first())
     if catchup is None:
         return None
     rate = None

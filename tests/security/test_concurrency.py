@@ -65,7 +65,7 @@ def test_two_exchanges_changing_the_same_fact_at_once_one_applies_the_other_is_i
 
 def one_then_other(first, second) -> tuple[object, object]:
     """`first` runs in a transaction that stays open until `second` has started on its own connection and
-    is waiting for it (it sits on first's row lock): truly at the same time, in a known order."""
+    is seen waiting on a lock (pg_stat_activity) first holds: truly at the same time, in a known order."""
     first_done, second_started = threading.Event(), threading.Event()
     results: list[object] = [None, None]
 
@@ -75,7 +75,18 @@ def one_then_other(first, second) -> tuple[object, object]:
                 results[0] = first()
                 first_done.set()
                 second_started.wait(10)
-                threading.Event().wait(0.3)  # second is now blocked on the lock this transaction holds
+                waiting_for_a_lock = False
+                for _ in range(250):  # until second waits on a lock this transaction holds (at most 5 s)
+                    with connection.cursor() as cursor:
+                        # Inside a transaction pg_stat_activity is read once and kept: drop that snapshot first.
+                        cursor.execute("SELECT pg_stat_clear_snapshot()")
+                        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                                       "AND datname = current_database()")
+                        waiting_for_a_lock = cursor.fetchone()[0] > 0
+                    if waiting_for_a_lock:
+                        break
+                    threading.Event().wait(0.02)
+                results.append(waiting_for_a_lock)
         except Exception as error:  # noqa: BLE001 - the outcome under test
             results[0] = error
             first_done.set()
@@ -97,6 +108,7 @@ def one_then_other(first, second) -> tuple[object, object]:
         thread.start()
     for thread in threads:
         thread.join(30)
+    assert results[2:] == [True], "the second never waited on the first's lock: they did not overlap"
     return results[0], results[1]
 
 
@@ -245,3 +257,43 @@ def test_a_round_that_starts_during_a_wipe_waits_and_then_has_nothing_to_consoli
     retried = round_run(waiting.pk)  # the task's retry, after the wipe
     assert retried.status == RoundStatus.REFUSED and not Proposal.objects.filter(server=server).exists()
     assert ConsolidationRound.objects.get(pk=waiting.pk).status == RoundStatus.REFUSED
+
+
+def test_a_fact_reworded_while_its_old_wording_is_being_embedded_keeps_the_new_wording_s_vector(server, owner):
+    """The batch with the old wording comes back from the (slow) endpoint after the edit's own batch stored the
+    new wording's vector: it must not overwrite it (the old vector would then stay, as its hash names a wording
+    the sweeper does not look for)."""
+    from memory import semantic
+    from memory.models import FactEmbedding, ModelPurpose
+    from tests.memory.conftest import use_endpoint_embeddings
+    from tests.model_server import Slow, played_model
+
+    fact = make_fact(server, key="raid_day", content="Raids are on Friday.")
+    with played_model(server, owner, ModelPurpose.EMBEDDING, model_name="fake-e5", api_key="sk-embed-0123456789") \
+            as embedding_server:
+        use_endpoint_embeddings(server, owner)
+        memory_type_set(server=server, actor=owner, memory_type=MemoryType.SEMANTIC)  # eager: embeds it now
+        FactEmbedding.objects.filter(fact=fact).delete()
+        provider, _ = semantic.provider_for(server)
+        embedding_server.embedding_script = [Slow(1.0)]
+        calls_before = embedding_server.embedding_calls
+        outcome: dict = {}
+
+        def embed_old_wording() -> None:
+            try:
+                outcome["embedded"] = semantic.embed_facts_now(server, [fact.pk], provider)
+            finally:
+                connection.close()
+
+        running = threading.Thread(target=embed_old_wording)
+        running.start()
+        for _ in range(500):
+            if embedding_server.embedding_calls > calls_before:
+                break
+            threading.Event().wait(0.02)
+        fact_update(fact=fact, actor=owner, expected_version=fact.version, key="raid_day",
+                    content="Raids are on Saturday now.", confidence=1.0)  # its own batch runs on commit (eager)
+        running.join(30)
+    stored = FactEmbedding.objects.get(fact=fact)
+    assert stored.text_hash == semantic.text_hash("raid_day", "Raids are on Saturday now.", provider.model_name)
+    assert outcome["embedded"].embedded == 0  # the old wording's vector was not stored
