@@ -1,6 +1,6 @@
 """The audit log refuses TRUNCATE as well as row UPDATE/DELETE (a statement-level trigger, since row
 triggers never see a TRUNCATE). The one way through is `manage.py flush` (teams' own flush command),
-which empties every table on purpose and sets `lorekeeper.audit_truncate` for exactly that statement;
+which empties every table on purpose and sets `lorekeeper.audit_truncate` for its own transaction;
 Django's test runner flushes through the same command between transactional tests."""
 
 from django.db import migrations
