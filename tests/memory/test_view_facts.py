@@ -54,7 +54,8 @@ def test_the_fresh_form_says_which_fact_was_added(owner, server):
     fact = Fact.objects.get(server=server)
     form = response.content.decode().split('<form id="fact-create"', 1)[1]
     fact_url = reverse("memory:fact", args=[server.guild_id, fact.number])
-    assert f'role="status">Added <a href="{fact_url}">#{fact.number}</a> <code>tournament_day</code>.' in form
+    assert (f'role="status">Added <a href="{fact_url}">#{fact.number}</a> '
+            '<bdi><code dir="auto">tournament_day</code></bdi>.') in form
 
 
 def test_adding_a_member_fact_needs_and_shows_the_member_id(owner, server):

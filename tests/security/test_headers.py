@@ -74,6 +74,7 @@ def test_an_htmx_fragment_carries_the_strict_policy_too(server, owner):
                                            headers={"HX-Request": "true", "HX-Target": "fact-list"})
     assert response.status_code == 200 and "<html" not in response.content.decode()
     assert_strict_policy(response)
+    assert_nothing_inline(response.content.decode())  # swapped into a page under the same policy
 
 
 def test_the_login_page_and_error_pages_carry_the_strict_policy(client):

@@ -157,15 +157,17 @@ def test_html_and_script_from_a_member_and_the_reply_model_render_inert_in_the_p
 
 # What switches autoescaping off for some text: in templates the safe/safeseq filters (also inside
 # {% filter %}) and {% autoescape off %}; in Python mark_safe under any name (so any mention of it,
-# an aliased import included), SafeString/SafeText built by hand, or an object's own __html__.
+# an aliased import included), SafeString/SafeText (by hand or imported under another name), an object's
+# own __html__, or autoescape=False for a whole template engine.
 MARKS_SAFE = {
     "|safe / |safeseq": r"\|\s*safe(seq)?\b",
     "{% filter safe %}": r"\{%-?\s*filter\b[^%]*\bsafe(seq)?\b",
     "{% autoescape off %}": r"\{%-?\s*autoescape\s+off\b",
     "mark_safe": r"\bmark_safe\b",
     "import * from safestring": r"\bsafestring\s+import\s+\*",
-    "SafeString(": r"\bSafe(String|Text)\s*\(",
+    "SafeString / SafeText": r"\bSafe(String|Text)\b",  # built by hand, or imported under another name
     "__html__": r"\b__html__\b",
+    "autoescape switched off in settings or an Engine": r"""["']?\bautoescape["']?\s*[:=]\s*False\b""",
 }
 # Files that may mark text safe, each with the reason; none so far. A file here is still read: it must
 # contain what it is allowed (an entry that no longer applies fails, so the list cannot go stale).
@@ -200,6 +202,8 @@ def test_no_template_or_view_marks_text_safe():
     "{%- autoescape off -%}", "return mark_safe(reply)", "from django.utils.safestring import mark_safe as trusted",
     "from django.utils import safestring\nhtml = safestring.mark_safe(text)", "from django.utils.safestring import *",
     "html = SafeString(text)", "html = SafeText(text)", "    def __html__(self):\n        return self.text",
+    "from django.utils.safestring import SafeString as Trusted", "'OPTIONS': {'autoescape': False}",
+    "Engine(autoescape=False)", '"autoescape": False,',
 ])
 def test_the_safe_check_catches_every_way_of_switching_escaping_off(snippet):
     assert marks_text_safe(snippet) != []
@@ -207,7 +211,7 @@ def test_the_safe_check_catches_every_way_of_switching_escaping_off(snippet):
 
 @pytest.mark.parametrize("snippet", [
     "{{ fact.content }}", "{{ fact.content|linebreaksbr }}", "{% autoescape on %}", "Keep your data safe.",
-    "format_html('<b>{}</b>', text)", "{{ safe_word }}",
+    "format_html('<b>{}</b>', text)", "{{ safe_word }}", "Engine(autoescape=True)",
 ])
 def test_the_safe_check_leaves_ordinary_escaped_text_alone(snippet):
     assert marks_text_safe(snippet) == []
