@@ -293,6 +293,13 @@ def reload_of(client, server, fragment: str, *, q: str = ""):
     return client.get(PAGE, {"server": server.guild_id, "q": q, **reload_query(fragment)}, headers=LIST_FRAGMENT)
 
 
+def three_pages(client, server) -> tuple[str, str, str]:
+    """The list's fragments of pages one, two and three, each reached by the page before's Next link."""
+    first = client.get(PAGE, {"server": server.guild_id}, headers=LIST_FRAGMENT).content.decode()
+    second = client.get(pager_link(first, "next"), headers=LIST_FRAGMENT).content.decode()
+    return first, second, client.get(pager_link(second, "next"), headers=LIST_FRAGMENT).content.decode()
+
+
 def delete_on_page(client, server, number: int) -> None:
     response = client.post(reverse("memory:fact-delete", args=[server.guild_id, number]), headers=HTMX)
     assert "facts-changed" in response["HX-Trigger-After-Settle"]
@@ -329,9 +336,7 @@ def test_after_a_restore_in_the_retracted_tab_the_list_stays_at_its_page(owner, 
 def test_when_a_page_loses_its_last_facts_the_list_shows_the_nearest_page_that_has_some(
         owner, server, hundred_and_twenty_facts):
     client = logged_in_client(owner)
-    first = client.get(PAGE, {"server": server.guild_id}, headers=LIST_FRAGMENT).content.decode()
-    second = client.get(pager_link(first, "next"), headers=LIST_FRAGMENT).content.decode()
-    third = client.get(pager_link(second, "next"), headers=LIST_FRAGMENT).content.decode()
+    first, second, third = three_pages(client, server)
     for number in row_numbers(third):
         delete_on_page(client, server, number)
     reloaded = reload_of(client, server, third).content.decode()
@@ -408,9 +413,7 @@ def test_a_page_reached_by_previous_that_lost_every_fact_before_it_shows_page_on
 def test_after_the_nearest_page_is_shown_its_next_link_never_leads_back_to_the_emptied_page(
         owner, server, hundred_and_twenty_facts):
     client = logged_in_client(owner)
-    first = client.get(PAGE, {"server": server.guild_id}, headers=LIST_FRAGMENT).content.decode()
-    second = client.get(pager_link(first, "next"), headers=LIST_FRAGMENT).content.decode()
-    third = client.get(pager_link(second, "next"), headers=LIST_FRAGMENT).content.decode()
+    first, second, third = three_pages(client, server)
     for number in row_numbers(third):
         delete_on_page(client, server, number)
     reloaded = reload_of(client, server, third).content.decode()
@@ -425,9 +428,7 @@ def test_after_the_nearest_page_is_shown_its_next_link_never_leads_back_to_the_e
 def test_a_page_reached_by_previous_offers_no_next_once_the_page_after_it_is_empty(
         owner, server, hundred_and_twenty_facts):
     client = logged_in_client(owner)
-    first = client.get(PAGE, {"server": server.guild_id}, headers=LIST_FRAGMENT).content.decode()
-    second = client.get(pager_link(first, "next"), headers=LIST_FRAGMENT).content.decode()
-    third = client.get(pager_link(second, "next"), headers=LIST_FRAGMENT).content.decode()
+    first, second, third = three_pages(client, server)
     back = client.get(pager_link(third, "prev"), headers=LIST_FRAGMENT).content.decode()
     assert 'rel="next"' in back
     for number in row_numbers(third):
@@ -459,9 +460,7 @@ def reload_headers(fragment: str) -> dict[str, str]:
 def test_a_reload_that_falls_back_to_the_nearest_page_replaces_the_address_with_that_page(
         owner, server, hundred_and_twenty_facts):
     client = logged_in_client(owner)
-    first = client.get(PAGE, {"server": server.guild_id}, headers=LIST_FRAGMENT).content.decode()
-    second = client.get(pager_link(first, "next"), headers=LIST_FRAGMENT).content.decode()
-    third = client.get(pager_link(second, "next"), headers=LIST_FRAGMENT).content.decode()
+    first, second, third = three_pages(client, server)
     for number in row_numbers(third):
         delete_on_page(client, server, number)
     asked = {"server": server.guild_id, "q": "", **reload_query(third)}
