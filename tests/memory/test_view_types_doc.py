@@ -11,6 +11,10 @@ from django.urls import reverse
 from memory.memory_types import PROFILES
 from tests.conftest import logged_in_client
 
+# Every test under the db fixture, the anonymous one too: once the browser tests' live server has started, an
+# unmarked test's request reaches the database outside any test transaction and leaves a connection open that
+# the test database's teardown then trips over ("being accessed by other users").
+pytestmark = pytest.mark.django_db
 DOC = reverse("memory:types-doc")
 
 
