@@ -2,8 +2,9 @@
 
 A round reads the server's facts, finds duplicate and contradicting pairs (consolidation.pairs),
 lets the consolidation model confirm them and word the merges when one is configured, drafts the
-summary (model only; what the model is asked is in consolidation.model_review), and writes proposals. Without a model every pair is still proposed (SPEC §6); a
-pair only the vectors found (Semantic) then says that no model checked it, and the block counts them.
+summary (model only; what the model is asked is in consolidation.model_review), and writes proposals.
+Without a model every pair is still proposed (SPEC §6); a pair only the vectors found (Semantic) then
+says that no model checked it, and the block counts them.
 It changes no fact and no summary: people answer the proposals (consolidation.services).
 
 Safety: a round runs in two short transactions, each holding the round row and a per-server advisory

@@ -416,9 +416,7 @@ def fact_page(fact_filter: FactFilter, *, after: str = "", before: str = "", pag
 
     facts = matching.select_related(*related)
     if cursor is not None:
-        # Row comparison lets PostgreSQL walk the (server, column, id) index from the cursor on.
-        operator = "<" if newest_first else ">"
-        facts = facts.extra(where=[f"(memory_fact.{column}, memory_fact.id) {operator} (%s, %s)"], params=list(cursor))
+        facts = _beyond_cursor(facts, column, cursor, newest_first=newest_first)
     order = [f"-{column}", "-id"] if newest_first else [column, "id"]
     rows = list(facts.order_by(*order)[: page_size + 1])
     return page_of(rows, len(rows) > page_size, _count_label(matching, estimate))
@@ -463,11 +461,17 @@ def _with_live_next_cursor(fact_filter: FactFilter, page: FactPage) -> FactPage:
     later = _filtered_facts(fact_filter)
     if fact_filter.query.strip():
         later = later.exclude(key=normalise_key(fact_filter.query))  # those are pinned on page 1, not paged
-    operator = "<" if descending else ">"
-    if cursor is None or not later.extra(where=[f"(memory_fact.{column}, memory_fact.id) {operator} (%s, %s)"],
-                                         params=list(cursor)).exists():
+    if cursor is None or not _beyond_cursor(later, column, cursor, newest_first=descending).exists():
         return replace(page, next_cursor=None)
     return page
+
+
+def _beyond_cursor(facts: QuerySet[Fact], column: str, cursor: tuple[object, int], *,
+                   newest_first: bool) -> QuerySet[Fact]:
+    """The facts after `cursor` in the list's order. Row comparison lets PostgreSQL walk the (server, column, id)
+    index from the cursor on."""
+    operator = "<" if newest_first else ">"
+    return facts.extra(where=[f"(memory_fact.{column}, memory_fact.id) {operator} (%s, %s)"], params=list(cursor))
 
 
 def servers_with_retracted_facts(server_ids: tuple[int, ...]) -> bool:
