@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from memory.hints import looks_like_instructions
+from memory.text.hints import looks_like_instructions
 from memory.llm import ModelError, chat_completion
 from memory.models import ModelEndpoint
 from memory.selectors import summary_text

@@ -14,11 +14,9 @@ from .services import (
     fact_delete,
     fact_update,
     model_endpoint_set,
-    validate_content,
-    validate_key,
     validate_member_id,
-    validate_unit_interval,
 )
+from memory.text.limits import validate_content, validate_key, validate_unit_interval
 
 
 # What admin may write on a fact, through the same services as the panel (numbers, versions, audit rows,

@@ -24,17 +24,8 @@ from .models import AuthorKind, Exchange, Fact, MemoryType, Scope
 from .prompt import memory_block
 from .retrieval import SEARCH_RESULT_LIMIT, ContextChoice, context_choice, facts_in_order, search_words
 from .selectors import ai_settings_for_server, summary_text
-from .services import (
-    FactAuthor,
-    clean_text,
-    fact_create,
-    fact_delete,
-    fact_retract,
-    validate_content,
-    validate_key,
-    validate_member_id,
-    validate_unit_interval,
-)
+from .services import FactAuthor, fact_create, fact_delete, fact_retract, validate_member_id
+from memory.text.limits import clean_text, validate_content, validate_key, validate_unit_interval
 
 REASON_MAX_LENGTH = 500
 MESSAGE_MAX_LENGTH = 4000

@@ -22,10 +22,10 @@ from pgvector.django import HnswIndex, VectorField
 
 from teams.models import SNOWFLAKE_REGEX, Server
 
-from .keys import KEY_DB_REGEX, KEY_MAX_LENGTH, KEY_REGEX  # noqa: F401 - KEY_REGEX is imported from here
+from .text.hints import looks_like_instructions
+from .text.keys import KEY_DB_REGEX, KEY_MAX_LENGTH, KEY_REGEX  # noqa: F401 - KEY_REGEX is imported from here
+from .text.limits import CONTENT_MAX_LENGTH, SUMMARY_MAX_LENGTH
 
-CONTENT_MAX_LENGTH = 1000
-SUMMARY_MAX_LENGTH = 4000
 # Full-text configuration for facts. English stemming and stop words make "birthdays" find
 # "birthday" and keep "when is my" out of the ranking; identical words in other languages
 # still match because both sides are processed the same way.
@@ -179,10 +179,8 @@ class Fact(models.Model):
 
     @property
     def instruction_like(self) -> bool:
-        """Reads like an order to the bot (memory.hints): flagged on the page; quoted for the model when the bot
+        """Reads like an order to the bot (memory.text.hints): flagged on the page; quoted for the model when the bot
         learned it from a member (memory.prompt)."""
-        from .hints import looks_like_instructions
-
         return looks_like_instructions(self.content) or looks_like_instructions(self.key.replace("_", " "))
 
     @cached_property

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 
 from .memory_types import TypeProfile
-from .hints import looks_like_instructions
+from memory.text.hints import looks_like_instructions
 from .models import AuthorKind, Fact, Scope
 
 MEMORY_OPEN, MEMORY_CLOSE = "<memory>", "</memory>"

@@ -36,7 +36,7 @@ from .memory_types import profile_for
 from .models import Exchange, ExchangeStatus, ModelPurpose, Scope
 from .prompt import memory_tools, search_results_block, speaker_line, system_prompt
 from .selectors import model_endpoints_for_server
-from .services import clean_text, validate_content
+from memory.text.limits import clean_text, validate_content
 
 HISTORY_LIMIT = 30
 NO_REPLY_MODEL = "No reply model is configured for this server; set one on the AI settings page."

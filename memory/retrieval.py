@@ -14,7 +14,7 @@ from teams.models import Server
 
 from .models import SEARCH_CONFIG, AISettings, Fact, MemoryType
 from .ranking import RELEVANCE_DEPTH, Weights, rank_top, relevance_by_position
-from .words import words
+from memory.text.words import words
 
 SEARCH_RESULT_LIMIT = 10
 RANK_CANDIDATES = 500

@@ -17,10 +17,10 @@ from config.rows import columns
 from teams.models import BotToken, Server
 from teams.selectors import ACTIVE_TOKEN_COLUMNS
 
-from .keys import normalise_key
+from memory.text.keys import normalise_key
 from .models import PREFIX_CONFIG, AISettings, Channel, Exchange, Fact, ModelEndpoint, Summary
 from .retrieval import NEWEST_IN_FORCE_JSON_SQL, newest_facts_from_json
-from .words import words as text_words
+from memory.text.words import words as text_words
 
 
 def ai_settings_for_server(server: Server) -> AISettings:

@@ -23,7 +23,8 @@ from teams.models import Server
 from teams.services import audit_record
 
 from .models import Fact, FactCounter, Summary
-from .services import catchup_if_semantic, validate_key
+from .services import catchup_if_semantic
+from memory.text.limits import validate_key
 
 FORMAT = "lorekeeper-memory/1"
 FACT_FIELDS = ("number", "scope", "member_id", "key", "content", "confidence", "importance", "author_kind",

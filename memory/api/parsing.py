@@ -20,7 +20,7 @@ from ..exchanges import (
     validate_reason,
 )
 from ..reply import HISTORY_LIMIT, HistoryMessage
-from ..services import validate_content
+from memory.text.limits import validate_content
 from .http import ApiError
 
 MAX_OPS_PER_KIND = 50

@@ -6,7 +6,7 @@ and schemathesis fuzzes the endpoints from it, so it cannot drift silently.
 
 from __future__ import annotations
 
-from memory.keys import KEY_INPUT_PATTERN, KEY_REGEX, WHITESPACE, code_point_class
+from memory.text.keys import KEY_INPUT_PATTERN, KEY_REGEX, WHITESPACE, code_point_class
 
 SNOWFLAKE = {"type": "string", "pattern": "^[0-9]{1,20}$", "description": "A Discord id (snowflake) as a string."}
 NULLABLE_SNOWFLAKE = {"anyOf": [SNOWFLAKE, {"type": "null"}]}
@@ -22,7 +22,7 @@ SPACE = code_point_class(WHITESPACE)
 NO_NUL = "^[^\\u0000]*$"
 SOME_TEXT_NO_NUL = f"^[^\\u0000]*[^{SPACE}\\u0000][^\\u0000]*$"
 SOME_TEXT = f"[^{SPACE}\\u0000]"
-# A key as memory.keys defines it: words of any language, "_", "." and "-", no other ASCII or full-width punctuation,
+# A key as memory.text.keys defines it: words of any language, "_", "." and "-", no other ASCII or full-width punctuation,
 # no controls; upper case, whitespace, NUL and invisible characters are accepted on the way in (lowered, turned
 # into "_", dropped).
 KEY_INPUT = KEY_INPUT_PATTERN

@@ -14,7 +14,7 @@ from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import servers_configurable_by, servers_visible_to
 
 from ..forms import FactCreateForm
-from ..hints import content_hint
+from memory.text.hints import content_hint
 from ..memory_types import PROFILES, profile_for
 from ..selectors import (
     SORTS,

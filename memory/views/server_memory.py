@@ -23,7 +23,7 @@ from ..forms import SummaryForm, WipeForm
 from ..memory_types import PROFILES, profile_for
 from ..models import Fact
 from ..selectors import ai_settings_for_server, summary_current, summary_earlier_count, summary_versions
-from ..services import FactAuthor, facts_restore_all, member_wipe, memory_type_set, server_wipe, summary_set
+from memory.services import FactAuthor, facts_restore_all, member_wipe, memory_type_set, server_wipe, summary_set
 
 AUDIT_PAGE_SIZE = 50
 SUMMARY_HISTORY_PAGE_SIZE = 20

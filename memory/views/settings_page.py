@@ -17,7 +17,7 @@ from ..forms import AISettingsForm, ModelEndpointForm
 from ..memory_types import profile_for
 from ..models import ModelPurpose
 from ..selectors import ai_settings_for_server, channel_names, model_endpoints_for_server
-from ..services import ChannelRule, ai_settings_update, model_endpoint_remove, model_endpoint_set
+from memory.services import ChannelRule, ai_settings_update, model_endpoint_remove, model_endpoint_set
 
 
 def _endpoint_forms(data, endpoints) -> list[tuple[str, str, ModelEndpointForm, object]]:

@@ -220,8 +220,8 @@ def test_a_key_the_schema_accepts_is_a_key_the_code_accepts(key):
     shortens, so the schema's 64 on what is sent is the stricter of the two."""
     from django.core.exceptions import ValidationError
 
-    from memory.keys import KEY_INPUT_PATTERN
-    from memory.services import validate_key
+    from memory.text.keys import KEY_INPUT_PATTERN
+    from memory.text.limits import validate_key
 
     try:
         validate_key(key)
@@ -230,7 +230,7 @@ def test_a_key_the_schema_accepts_is_a_key_the_code_accepts(key):
         accepted = False
     schema_accepts = re.fullmatch(KEY_INPUT_PATTERN, key) is not None
     if re.search("[\ud800-\udfff]", key):
-        # A lone surrogate: refused by the code, left out of the pattern (see memory.keys).
+        # A lone surrogate: refused by the code, left out of the pattern (see memory.text.keys).
         assert not accepted, key
         return
     if schema_accepts and len(key) <= KEY_MAX_LENGTH:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .models import CONTENT_MAX_LENGTH
+from .limits import CONTENT_MAX_LENGTH
 
 SHORT_ENOUGH = 200
 

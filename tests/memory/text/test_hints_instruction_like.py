@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory.hints import INSTRUCTION_PATTERNS, looks_like_instructions
+from memory.text.hints import INSTRUCTION_PATTERNS, looks_like_instructions
 
 # The patterns' own words, their neighbours and a few others, in any case and with any separators.
 WORDS = ("ignore disregard forget override previous prior above all your the instructions rules prompt "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.hints import content_hint
+from memory.text.hints import content_hint
 
 
 @pytest.mark.parametrize(("content", "kind"), [
