@@ -35,8 +35,9 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from config.queue import enqueue, enqueue_on_commit
-from memory.models import Fact, MemoryType, ModelEndpoint
+from memory.models import Fact, ModelEndpoint
 from memory.selectors import ai_settings_for_server
+from memory.types import CONSOLIDATING_TYPES, profile_for
 from teams.models import Server
 
 from .model_review import ModelReview, model_review, summary_draft
@@ -70,7 +71,6 @@ logger = logging.getLogger(__name__)
 MIN_FACTS = 10
 MIN_HOURS_BETWEEN_ROUNDS = 24
 NEVER_QUIET_DAYS = 7
-CONSOLIDATING_TYPES = (MemoryType.CONSOLIDATED, MemoryType.SEMANTIC)
 # A round proposes at most this many of each kind (strongest first); the rest wait for the next round,
 # so moderators never face thousands of proposals at once, and contradictions are never crowded out.
 MAX_DUPLICATES_PER_ROUND = 100
@@ -118,7 +118,7 @@ def round_queue(*, server: Server, trigger: str) -> ConsolidationRound:
     """Create a queued round and hand it to the worker once the row is committed."""
     from .tasks import run_round
 
-    if ai_settings_for_server(server).memory_type not in CONSOLIDATING_TYPES:
+    if not profile_for(ai_settings_for_server(server).memory_type).consolidates:
         raise RoundNotQueued("Rounds run only under Consolidated and Semantic; what an earlier round proposed "
                              "can still be answered.")
     try:
@@ -276,7 +276,7 @@ def round_run(round_id: int) -> ConsolidationRound | None:
         # now goes ahead at once instead of waiting for up to 21 slow model calls. A switch away from
         # consolidating stops the asking too (no more calls on a model staff no longer use for this).
         def keep_asking() -> bool:
-            return memory_type_now(plan.server) in CONSOLIDATING_TYPES
+            return profile_for(memory_type_now(plan.server)).consolidates
 
         review = model_review(plan.endpoint, plan.chosen, keep_asking)
         if keep_asking():
@@ -326,8 +326,8 @@ def _round_plan(round_id: int) -> ConsolidationRound | _RoundPlan | None:
 
 def _switched_away_to(server: Server, *, lock: bool = False) -> str:
     """The name of the type the server now has when rounds no longer run under it ('' while they do)."""
-    memory_type = memory_type_now(server, lock=lock)
-    return "" if memory_type in CONSOLIDATING_TYPES else MemoryType(memory_type).label
+    profile = profile_for(memory_type_now(server, lock=lock))
+    return "" if profile.consolidates else profile.label
 
 
 def _refuse(round_: ConsolidationRound, started_at: datetime, reason: str, duration_ms: int | None = None,

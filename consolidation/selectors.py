@@ -9,7 +9,8 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection
 from django.db.models import BooleanField, Case, Max, QuerySet, Value, When
 
-from memory.models import AISettings, AuthorKind, Exchange, Fact, MemoryType, ModelEndpoint, ModelPurpose
+from memory.models import AISettings, AuthorKind, Exchange, Fact, ModelEndpoint, ModelPurpose
+from memory.types import DEFAULT_MEMORY_TYPE
 from teams.models import Server
 from teams.permissions import servers_reviewable_by
 
@@ -57,7 +58,7 @@ def memory_type_now(server: Server, *, lock: bool = False) -> str:
     rows = AISettings.objects.filter(server_id=server.pk)
     if lock:
         rows = rows.select_for_update(no_key=True)
-    return rows.values_list("memory_type", flat=True).first() or MemoryType.CLASSIC
+    return rows.values_list("memory_type", flat=True).first() or DEFAULT_MEMORY_TYPE
 
 
 def consolidation_model(server: Server) -> ModelEndpoint | None:

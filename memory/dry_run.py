@@ -12,13 +12,15 @@ from django.utils import timezone
 
 from teams.models import Server
 
-from .memory_types import PROFILES, TypeProfile, profile_for
-from .models import Fact, MemoryType
+from .models import Fact
+from .types import PROFILES, Addition, ContextOrder, TypeProfile, profile_for
 from .ranking import ScoredFact, Weights, microseconds, rank_top, scored_fact
-from .retrieval import CONTEXT_STRATEGIES, best_scored, message_relevance
+from .retrieval import context_strategy, message_relevance
 from .selectors import ai_settings_for_server, search_query_for
 
 SAMPLE_MESSAGE_MAX_LENGTH = 500
+# The cards whose numbers take a moment (a round's pairs, the catch-up's cost) load them from these URLs.
+LAZY_DRY_RUNS = {Addition.ROUNDS: "consolidation:dry-run", Addition.MEANING: "memory:semantic-dry-run"}
 
 
 @dataclass(frozen=True)
@@ -68,14 +70,13 @@ def ranked_slot_changes(server: Server, message: str) -> SlotChanges:
     decide alone)."""
     ai_settings = ai_settings_for_server(server)
     current = profile_for(ai_settings.memory_type)
-    strategy = CONTEXT_STRATEGIES[ai_settings.memory_type]
-    if strategy is best_scored:
+    if current.context_order == ContextOrder.BEST_SCORE:
         return SlotChanges(message=message, slots=ai_settings.max_injected_items, current_label=current.label,
                            same_strategy=True)
     now, weights, relevance = timezone.now(), Weights.of(ai_settings), message_relevance(server, message).by_fact
     ranked = rank_top(server.pk, weights, ai_settings.max_injected_items, relevance, now)
     ranked_by_id = {fact.id: fact for fact in ranked.facts}
-    current_ids = [fact.pk for fact in strategy(server, ai_settings, message).facts]
+    current_ids = [fact.pk for fact in context_strategy(ai_settings.memory_type)(server, ai_settings, message).facts]
     winner_ids = [pk for pk in ranked_by_id if pk not in set(current_ids)]
     loser_ids = [pk for pk in current_ids if pk not in ranked_by_id]
     facts = Fact.objects.select_related("server").in_bulk(winner_ids + loser_ids)
@@ -123,7 +124,7 @@ def type_cards(server: Server, current: str) -> list[TypeCard]:
     retracted = Fact.objects.filter(server=server, retracted_at__isnull=False).count()
     in_force = Fact.objects.filter(server=server, retracted_at__isnull=True).count()
     current_profile = profile_for(current)
-    ranks_now = CONTEXT_STRATEGIES[current] is best_scored
+    ranks_now = current_profile.context_order == ContextOrder.BEST_SCORE
     cards = []
     for profile in PROFILES:
         lines: list[str] = []
@@ -133,30 +134,27 @@ def type_cards(server: Server, current: str) -> list[TypeCard]:
             lines.append("This server uses it now.")
         elif not profile.ready:
             lines.append("Not ready yet: it cannot be chosen until its machinery is built.")
-        elif profile.value == MemoryType.CLASSIC:
+        elif profile.addition == Addition.FLAT_LIST:
             lines.append(f"Moves nothing: {in_force:,} facts stay in force.")
             if retracted:
                 lines.append(f"{retracted:,} retracted facts stay hidden from the bot (and stay on this page); "
                              "from now on a retraction by the bot deletes the fact.")
                 offer_restore_all = True
-        elif profile.value == MemoryType.LEDGER:
+        elif profile.addition == Addition.RETRACTION:
             lines.append(f"Moves nothing: {in_force:,} facts keep counting as in force, with their creation dates.")
             if current_profile.can_search:
                 lines.append("The bot loses its one search per reply.")
-        elif profile.value == MemoryType.ARCHIVE:
+        elif profile.addition == Addition.SEARCH:
             lines.extend(_archive_numbers(server, in_force))
-        ranks = CONTEXT_STRATEGIES[profile.value] is best_scored
+        ranks = profile.context_order == ContextOrder.BEST_SCORE
         if profile.ready and profile.value != current and ranks_now and not ranks:
             lines.append("The most recently changed facts fill the context again, instead of the best-scored ones.")
-        if profile.value == MemoryType.RANKED and profile.ready:
+        if profile.addition == Addition.RANKING and profile.ready:
             lines.extend(_ranked_numbers(server, in_force))
             if profile.value != current:
                 slot_changes = ranked_slot_changes(server, "")
-        lazy_url = ""
-        if profile.value == MemoryType.CONSOLIDATED:
-            lazy_url = reverse("consolidation:dry-run", args=[server.guild_id])
-        elif profile.value == MemoryType.SEMANTIC:
-            lazy_url = reverse("memory:semantic-dry-run", args=[server.guild_id])
+        lazy = LAZY_DRY_RUNS.get(profile.addition)
+        lazy_url = reverse(lazy, args=[server.guild_id]) if lazy else ""
         cards.append(TypeCard(profile=profile, is_current=profile.value == current, dry_run=lines,
                               offer_restore_all=offer_restore_all, slot_changes=slot_changes, lazy_url=lazy_url))
     return cards

@@ -19,8 +19,8 @@ from config.rows import columns, new_instance
 from teams.models import Server
 
 from .channels import channel_access
-from .memory_types import TypeProfile, profile_for
-from .models import AuthorKind, Exchange, Fact, MemoryType, Scope
+from .types import TypeProfile, profile_for
+from .models import AuthorKind, Exchange, Fact, Scope
 from .prompt import memory_block
 from .retrieval import SEARCH_RESULT_LIMIT, ContextChoice, context_choice, facts_in_order, search_words
 from .selectors import ai_settings_for_server, summary_text
@@ -251,7 +251,7 @@ def exchange_search(*, exchange: Exchange, query: str) -> SearchOutcome:
 
 def _search(exchange: Exchange, query: str) -> SearchOutcome:
     """Words; under Semantic words and meaning fused, or words with the reason meaning was not used."""
-    if exchange.memory_type != MemoryType.SEMANTIC:
+    if not profile_for(exchange.memory_type).embeds:
         return SearchOutcome(facts=search_words(exchange.server, query), mode="words")
     from .semantic import hybrid_ids
 

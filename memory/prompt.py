@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .memory_types import TypeProfile
+from .types import TypeProfile
 from memory.text.hints import looks_like_instructions
 from .models import AuthorKind, Fact, Scope
 

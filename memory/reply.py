@@ -32,7 +32,7 @@ from .exchanges import (
     validate_reason,
 )
 from .llm import ModelAnswer, ModelError, ToolCall, chat_completion
-from .memory_types import profile_for
+from .types import profile_for
 from .models import Exchange, ExchangeStatus, ModelPurpose, Scope
 from .prompt import memory_tools, search_results_block, speaker_line, system_prompt
 from .selectors import model_endpoints_for_server

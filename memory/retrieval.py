@@ -12,7 +12,8 @@ from django.utils import timezone
 from config.rows import columns, loaded_instance
 from teams.models import Server
 
-from .models import SEARCH_CONFIG, AISettings, Fact, MemoryType
+from .models import SEARCH_CONFIG, AISettings, Fact
+from .types import NEWEST_FIRST_TYPES, ContextOrder, RelevanceKind, profile_for
 from .ranking import RELEVANCE_DEPTH, Weights, rank_top, relevance_by_position
 from memory.text.words import words
 
@@ -70,7 +71,7 @@ class Relevance:
 def message_relevance(server: Server, message: str, ai_settings: AISettings | None = None) -> Relevance:
     """Relevance to the message of the facts it matches: their place in the words search for it, or
     under Semantic in words and meaning fused (words alone, with the reason, whenever meaning cannot be used)."""
-    if ai_settings is not None and ai_settings.memory_type == MemoryType.SEMANTIC:
+    if ai_settings is not None and profile_for(ai_settings.memory_type).relevance == RelevanceKind.WORDS_AND_MEANING:
         from .semantic import hybrid_ids
 
         fused = hybrid_ids(server, ai_settings, message, RELEVANCE_DEPTH, embed_short_text=False)
@@ -106,24 +107,22 @@ def best_scored(server: Server, ai_settings: AISettings, message: str) -> Contex
     return ContextChoice(facts, relevance.mode, relevance.fallback_reason)
 
 
-# The one place that maps a memory type to how its context is chosen. Each type adds to the one before,
-# so the types after Ranked rank too. Types that are not ready cannot be chosen (memory_types.TypeProfile).
-CONTEXT_STRATEGIES: dict[str, Callable[[Server, AISettings, str], ContextChoice]] = {
-    MemoryType.CLASSIC: _most_recently_changed,
-    MemoryType.LEDGER: _most_recently_changed,
-    MemoryType.ARCHIVE: _most_recently_changed,
-    MemoryType.RANKED: best_scored,
-    MemoryType.CONSOLIDATED: best_scored,
-    MemoryType.SEMANTIC: best_scored,
+# How each context order of the type profiles (memory.types.ContextOrder) chooses the facts.
+CONTEXT_BY_ORDER: dict[str, Callable[[Server, AISettings, str], ContextChoice]] = {
+    ContextOrder.NEWEST: _most_recently_changed,
+    ContextOrder.BEST_SCORE: best_scored,
 }
+
+
+def context_strategy(memory_type: str) -> Callable[[Server, AISettings, str], ContextChoice]:
+    """How the context of this memory type is chosen."""
+    return CONTEXT_BY_ORDER[profile_for(memory_type).context_order]
 
 
 # The types whose context is the newest changes, and that context as one JSON column of the query that
 # finds the bot's token and server (memory.selectors), for the table aliases s (the server) and a (its
 # AI settings): the same statement, so the same snapshot and settings, one round trip fewer on the bot's
 # busiest call. NULL for the other types, and for a server without AI settings (created on first use).
-NEWEST_FIRST_TYPES = tuple(memory_type for memory_type in MemoryType.values
-                           if CONTEXT_STRATEGIES.get(memory_type, _most_recently_changed) is _most_recently_changed)
 NEWEST_IN_FORCE_JSON_SQL = f"""
     CASE WHEN a.memory_type IN ({", ".join(f"'{memory_type}'" for memory_type in NEWEST_FIRST_TYPES)}) THEN (
         SELECT COALESCE(json_agg({_CONTEXT_COLUMNS.json_array_sql} ORDER BY f.changed_at DESC, f.id DESC), '[]')
@@ -138,8 +137,7 @@ def newest_facts_from_json(arrays: list) -> list[Fact]:
 
 
 def context_choice(server: Server, ai_settings: AISettings, message: str) -> ContextChoice:
-    strategy = CONTEXT_STRATEGIES.get(ai_settings.memory_type, _most_recently_changed)
-    return strategy(server, ai_settings, message)
+    return context_strategy(ai_settings.memory_type)(server, ai_settings, message)
 
 
 def _words(text: str) -> list[str]:

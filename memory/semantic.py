@@ -42,8 +42,8 @@ from .models import (
     EmbeddingRoundStatus,
     Fact,
     FactEmbedding,
-    MemoryType,
 )
+from .types import EMBEDDING_TYPES, profile_for
 from . import server_indexes
 from .selectors import ai_settings_for_server, model_endpoints_for_server
 
@@ -90,7 +90,7 @@ def text_hash(key: str, content: str, model_name: str) -> str:
 def queue_fact_embeddings(server: Server, fact_ids: list[int]) -> None:
     """After a write commits: embed the facts (Semantic servers only; a no-op otherwise)."""
     ai_settings = ai_settings_for_server(server)
-    if ai_settings.memory_type != MemoryType.SEMANTIC or not fact_ids:
+    if not profile_for(ai_settings.memory_type).embeds or not fact_ids:
         return
     from .tasks import embed_facts
 
@@ -245,7 +245,7 @@ def sweep_embeddings(stale_after_s: float = 600) -> int:
     for catchup in EmbeddingRound.objects.filter(status__in=EMBEDDING_ROUND_OPEN).filter(
             Q(updated_at__lt=stale) | Q(updated_at__isnull=True, created_at__lt=stale)):
         queued += enqueue(run_catchup, catchup.pk)
-    for ai_settings in AISettings.objects.filter(memory_type=MemoryType.SEMANTIC).select_related("server"):
+    for ai_settings in AISettings.objects.filter(memory_type__in=EMBEDDING_TYPES).select_related("server"):
         server = ai_settings.server
         meaning = meaning_for(server, ai_settings)
         if meaning.provider is None:
@@ -435,7 +435,7 @@ def hybrid_ids(server: Server, ai_settings: AISettings, text: str, limit: int, *
 def semantic_pairs_ready(server: Server) -> EmbeddingProvider | None:
     """The provider whose vectors cover the server, for consolidation's vector neighbours (or None)."""
     ai_settings = ai_settings_for_server(server)
-    if ai_settings.memory_type != MemoryType.SEMANTIC:
+    if not profile_for(ai_settings.memory_type).embeds:
         return None
     return meaning_for(server, ai_settings).provider
 

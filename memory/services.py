@@ -32,7 +32,7 @@ from .models import (
     Summary,
 )
 from .text.limits import clean_text, kept_precision, validate_content, validate_key, validate_unit_interval
-from .memory_types import profile_for
+from .types import profile_for
 from .selectors import ai_settings_for_server
 
 # Validation shared by the panel forms and the bot API ---------------------------
@@ -376,7 +376,7 @@ def memory_type_set(*, server: Server, actor: AbstractBaseUser, memory_type: str
     server.ai_settings = ai_settings  # the caller's server object now carries the saved row
     if previous != memory_type:
         audit_record(actor=actor, server=server, action="memory_type.set", result=f"{previous} → {memory_type}")
-    if memory_type == MemoryType.SEMANTIC and previous != memory_type:
+    if profile.embeds and previous != memory_type:
         from .semantic import catchup_start
 
         catchup_start(server)  # every fact without a vector from the current model gets one
@@ -515,7 +515,7 @@ def catchup_if_semantic(server: Server) -> None:
     meanwhile): after the embedding model may have changed, or facts arrived without vectors (an import)."""
     from .semantic import catchup_start
 
-    if ai_settings_for_server(server).memory_type == MemoryType.SEMANTIC:
+    if profile_for(ai_settings_for_server(server).memory_type).embeds:
         catchup_start(server)
 
 

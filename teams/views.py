@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from memory.models import MemoryType
+from memory.types import DEFAULT_MEMORY_TYPE, profile_for
 
 from .permissions import servers_configurable_by, servers_visible_to
 from .selectors import servers_with_memory_overview
@@ -23,8 +23,8 @@ def home(request: HttpRequest) -> HttpResponse:
             "server": server,
             "can_configure": server.pk in configurable_ids,
             "facts_in_force": server.facts_in_force,
-            "memory_type_label": MemoryType(
-                server.ai_settings.memory_type if hasattr(server, "ai_settings") else MemoryType.CLASSIC
+            "memory_type_label": profile_for(
+                server.ai_settings.memory_type if hasattr(server, "ai_settings") else DEFAULT_MEMORY_TYPE
             ).label,
         }
         for server in servers

@@ -6,6 +6,7 @@ and schemathesis fuzzes the endpoints from it, so it cannot drift silently.
 
 from __future__ import annotations
 
+from memory.models import MemoryType
 from memory.text.keys import KEY_INPUT_PATTERN, KEY_REGEX, WHITESPACE, code_point_class
 
 SNOWFLAKE = {"type": "string", "pattern": "^[0-9]{1,20}$", "description": "A Discord id (snowflake) as a string."}
@@ -74,7 +75,7 @@ SCHEMAS = {
                  "number": NUMBER, "key": {"type": "string", "pattern": KEY_REGEX},
                  "content": {"type": "string", "minLength": 1, "maxLength": 1000},
                  "scope": {"enum": ["server", "member"]}, "member_id": NULLABLE_SNOWFLAKE, "confidence": UNIT}},
-    "MemoryType": {"enum": ["classic", "ledger", "archive", "ranked", "consolidated", "semantic"]},
+    "MemoryType": {"enum": list(MemoryType.values)},
     "Message": {"type": "object", "additionalProperties": False,
                 "required": ["channel_id", "author_id", "content"], "properties": MESSAGE_PROPERTIES},
     "ReplyRequest": {"type": "object", "additionalProperties": False,

@@ -8,7 +8,7 @@ from django.views.decorators.http import require_GET
 
 from teams.panel import HtmxHttpRequest, panel_login_required
 
-from ..memory_types import PROFILES
+from memory.types import PROFILES
 
 
 @panel_login_required

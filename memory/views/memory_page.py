@@ -15,7 +15,7 @@ from teams.permissions import servers_configurable_by, servers_visible_to
 
 from ..forms import FactCreateForm
 from memory.text.hints import content_hint
-from ..memory_types import PROFILES, profile_for
+from memory.types import PROFILES, profile_for
 from ..selectors import (
     SORTS,
     FactFilter,

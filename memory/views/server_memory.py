@@ -20,7 +20,7 @@ from teams.selectors import audit_entries_page
 
 from ..dry_run import clean_sample_message, ranked_slot_changes, type_cards
 from ..forms import SummaryForm, WipeForm
-from ..memory_types import PROFILES, profile_for
+from memory.types import PROFILES, profile_for
 from ..models import Fact
 from ..selectors import ai_settings_for_server, summary_current, summary_earlier_count, summary_versions
 from memory.services import FactAuthor, facts_restore_all, member_wipe, memory_type_set, server_wipe, summary_set

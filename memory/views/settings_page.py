@@ -14,7 +14,7 @@ from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_configurer, server_for_viewer
 
 from ..forms import AISettingsForm, ModelEndpointForm
-from ..memory_types import profile_for
+from memory.types import profile_for
 from ..models import ModelPurpose
 from ..selectors import ai_settings_for_server, channel_names, model_endpoints_for_server
 from memory.services import ChannelRule, ai_settings_update, model_endpoint_remove, model_endpoint_set

@@ -84,7 +84,7 @@ def semantic_not_ready(monkeypatch):
     """All six types are built; a type whose machinery is missing must still be refused by the view."""
     import dataclasses
 
-    from memory import memory_types
+    from memory import types as memory_types
     from memory.models import MemoryType
 
     monkeypatch.setitem(memory_types._BY_VALUE, MemoryType.SEMANTIC,

@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from memory.memory_types import PROFILES
+from memory.types import PROFILES
 from tests.conftest import logged_in_client
 
 # Every test under the db fixture, the anonymous one too: once the browser tests' live server has started, an

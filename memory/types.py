@@ -1,14 +1,41 @@
-"""The six memory types as one scale: what each adds, and the behaviour the rest of the code asks for.
+"""The six memory types as one scale: what each adds, and every way the rest of the code treats them differently.
 
-This is the one place that knows how types differ. Views, services and the bot pipeline ask
-`profile_for(memory_type)` instead of comparing type names.
+This is the one place that knows how types differ. Every per-type difference is a field of the type's profile;
+the code asks `profile_for(memory_type)` for it and never compares type names (tests/memory/test_types.py
+refuses a comparison anywhere else).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .models import MemoryType
+from .models import AISettings, MemoryType
+
+
+class ContextOrder:
+    """Which facts fill a message's context (memory.retrieval.context maps each to its function)."""
+
+    NEWEST = "newest"  # the most recently changed facts in force
+    BEST_SCORE = "best_score"  # the best-scored facts for the message (memory/retrieval/ranking/)
+
+
+class RelevanceKind:
+    """How the context judges a fact's relevance to the message."""
+
+    NONE = "none"  # the newest facts are shown: relevance plays no part
+    WORDS = "words"  # the fact's place in the words search for the message
+    WORDS_AND_MEANING = "words+meaning"  # words and meaning fused (words alone when meaning cannot be used)
+
+
+class Addition:
+    """What a type adds to the one before it on the scale (the memory-type cards and the types page explain it)."""
+
+    FLAT_LIST = "flat_list"
+    RETRACTION = "retraction"
+    SEARCH = "search"
+    RANKING = "ranking"
+    ROUNDS = "rounds"
+    MEANING = "meaning"
 
 
 @dataclass(frozen=True)
@@ -20,9 +47,14 @@ class TypeProfile:
     adds: str  # the one thing it adds to the type before it
     changes: str  # what the bot does differently
     settings: str  # which settings apply and where they live
+    addition: str  # Addition: what `adds` says, as a value the code can ask for
+    context_order: str  # ContextOrder
+    relevance: str  # RelevanceKind
     retract_deletes: bool  # Classic deletes when the bot retracts; every later type closes the window
     can_supersede: bool
     can_search: bool
+    consolidates: bool  # background rounds propose merges and a summary draft (consolidation)
+    embeds: bool  # every fact gets a vector; the bot's search fuses words and meaning
 
 
 PROFILES: tuple[TypeProfile, ...] = (
@@ -31,7 +63,8 @@ PROFILES: tuple[TypeProfile, ...] = (
         adds="A flat list of facts. The most recently changed facts fill the context.",
         changes="When the bot says a fact no longer holds, the fact is deleted.",
         settings="Maximum injected memory items (AI settings).",
-        retract_deletes=True, can_supersede=False, can_search=False,
+        addition=Addition.FLAT_LIST, context_order=ContextOrder.NEWEST, relevance=RelevanceKind.NONE,
+        retract_deletes=True, can_supersede=False, can_search=False, consolidates=False, embeds=False,
     ),
     TypeProfile(
         value=MemoryType.LEDGER, label="Ledger", position=2, ready=True,
@@ -39,7 +72,8 @@ PROFILES: tuple[TypeProfile, ...] = (
         changes="Retracted facts leave the bot's context but stay on this page with their end date, reason and "
                 "replacement. The bot may also supersede a fact, and is told that the old wording is kept.",
         settings="Maximum injected memory items (AI settings).",
-        retract_deletes=False, can_supersede=True, can_search=False,
+        addition=Addition.RETRACTION, context_order=ContextOrder.NEWEST, relevance=RelevanceKind.NONE,
+        retract_deletes=False, can_supersede=True, can_search=False, consolidates=False, embeds=False,
     ),
     TypeProfile(
         value=MemoryType.ARCHIVE, label="Searchable archive", position=3, ready=True,
@@ -47,7 +81,8 @@ PROFILES: tuple[TypeProfile, ...] = (
         changes="A search costs exactly one extra model call, never two. It is full text, run by the database, "
                 "over server and member facts; it cannot reach retracted facts, and it obeys the read channels.",
         settings="Maximum injected memory items and read channels (AI settings).",
-        retract_deletes=False, can_supersede=True, can_search=True,
+        addition=Addition.SEARCH, context_order=ContextOrder.NEWEST, relevance=RelevanceKind.NONE,
+        retract_deletes=False, can_supersede=True, can_search=True, consolidates=False, embeds=False,
     ),
     TypeProfile(
         value=MemoryType.RANKED, label="Ranked", position=4, ready=True,
@@ -59,14 +94,16 @@ PROFILES: tuple[TypeProfile, ...] = (
                 "that misses the cut is a candidate again on the next message. The one search stays.",
         settings="Ranking weights for recency, importance and relevance, and the maximum injected memory items "
                  "(AI settings).",
-        retract_deletes=False, can_supersede=True, can_search=True,
+        addition=Addition.RANKING, context_order=ContextOrder.BEST_SCORE, relevance=RelevanceKind.WORDS,
+        retract_deletes=False, can_supersede=True, can_search=True, consolidates=False, embeds=False,
     ),
     TypeProfile(
         value=MemoryType.CONSOLIDATED, label="Consolidated", position=5, ready=True,
         adds="A background round over a quiet server proposes duplicate merges and a rewritten summary.",
         changes="Nothing is applied until a person answers each proposal; contradictions are flagged, never merged.",
         settings="Consolidation model (AI settings); without one, merges keep the winning fact word for word.",
-        retract_deletes=False, can_supersede=True, can_search=True,
+        addition=Addition.ROUNDS, context_order=ContextOrder.BEST_SCORE, relevance=RelevanceKind.WORDS,
+        retract_deletes=False, can_supersede=True, can_search=True, consolidates=True, embeds=False,
     ),
     TypeProfile(
         value=MemoryType.SEMANTIC, label="Semantic", position=6, ready=True,
@@ -74,11 +111,19 @@ PROFILES: tuple[TypeProfile, ...] = (
         changes="Search and relevance fuse words and meaning; without an embedding model it falls back to words "
                 "and says so.",
         settings="Embedding model (AI settings).",
-        retract_deletes=False, can_supersede=True, can_search=True,
+        addition=Addition.MEANING, context_order=ContextOrder.BEST_SCORE, relevance=RelevanceKind.WORDS_AND_MEANING,
+        retract_deletes=False, can_supersede=True, can_search=True, consolidates=True, embeds=True,
     ),
 )
 
 _BY_VALUE = {profile.value: profile for profile in PROFILES}
+
+# The types that share a difference, for the queries that filter servers by it.
+NEWEST_FIRST_TYPES = tuple(profile.value for profile in PROFILES if profile.context_order == ContextOrder.NEWEST)
+CONSOLIDATING_TYPES = tuple(profile.value for profile in PROFILES if profile.consolidates)
+EMBEDDING_TYPES = tuple(profile.value for profile in PROFILES if profile.embeds)
+# The type of a server nobody has configured yet (its AI settings row is missing).
+DEFAULT_MEMORY_TYPE: str = AISettings._meta.get_field("memory_type").default
 
 
 def profile_for(memory_type: str) -> TypeProfile:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from memory.memory_types import profile_for
+from memory.types import profile_for
 from memory.models import Fact, MemoryType
 from memory.selectors import ai_settings_for_server
 from memory.services import fact_retract, memory_type_set
@@ -21,7 +21,7 @@ def semantic_not_ready(monkeypatch):
     """All six types are built; the guard for a type whose machinery is missing still has to hold."""
     import dataclasses
 
-    from memory import memory_types
+    from memory import types as memory_types
 
     monkeypatch.setitem(memory_types._BY_VALUE, MemoryType.SEMANTIC,
                         dataclasses.replace(memory_types.profile_for(MemoryType.SEMANTIC), ready=False))
