@@ -35,7 +35,7 @@ waiting on a lock, or idle in a transaction while gunicorn works), and one `benc
   every 10 s: rss_growth_mb is the mean of the last minute's samples minus the first minute's (a
   third of the soak each when it is shorter than 3 minutes). p50/p95 over the whole soak, errors.
 - load.context.semantic rps=<x>: the same server switched to Semantic with the built-in local
-  embedding provider (memory.embeddings.LocalProvider, in each gunicorn worker; every message of 12
+  embedding provider (memory.clients.embeddings.LocalProvider, in each gunicorn worker; every message of 12
   characters or more is embedded in the request). Rates 5, 10, 20, 30, 50, 75, 100, ... Switching
   queues a catch-up round for the server's facts; Celery is eager under config.settings.test, so the
   switch embeds them here, in this process, and its duration is printed (the server's vectors are

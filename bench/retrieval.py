@@ -32,7 +32,7 @@ def _server_with_vectors():
     from _seed import bench_server_and_user
     from retrieval_data import FACTS
 
-    from memory.embeddings import LocalProvider
+    from memory.clients.embeddings import LocalProvider
     from memory.models import Fact
     from memory.semantic import embed_facts_now
     from memory.services import FactAuthor, fact_create

@@ -10,7 +10,7 @@ Figures (one line each, the bench/_harness.py format):
   search (nearest_fact_ids), the words search, the fusion and the ranking.
   Messages under 12 characters are not embedded (the app's rule), so about a quarter of the requests
   rank by words alone; a `#` line splits the figure between the two kinds.
-- embed.message: the real built-in local provider (memory.embeddings.LocalProvider().query), 200 calls on
+- embed.message: the real built-in local provider (memory.clients.embeddings.LocalProvider().query), 200 calls on
   the same messages, those of 12 characters or more: what such a request adds on top of context.hybrid.
 - hnsw.recall10.1m: recall@10 of memory.semantic.nearest_fact_ids (HNSW, filtered by server, with
   hnsw.iterative_scan) against exact search, on 200 synthetic queries on the million-fact server.
@@ -490,7 +490,7 @@ def main() -> None:
     from django.test import Client
 
     from memory import semantic
-    from memory.embeddings import MIN_MESSAGE_CHARACTERS, LocalProvider
+    from memory.clients.embeddings import MIN_MESSAGE_CHARACTERS, LocalProvider
     from memory.models import EmbeddingRound, Exchange, MemoryType
     from memory.ranking import RELEVANCE_DEPTH
     from memory.selectors import ai_settings_for_server

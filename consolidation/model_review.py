@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from memory.text.hints import looks_like_instructions
-from memory.llm import ModelError, chat_completion
+from memory.clients.chat import ModelError, chat_completion
 from memory.models import ModelEndpoint
 from memory.selectors import summary_text
 from teams.models import Server

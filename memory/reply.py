@@ -31,7 +31,7 @@ from .exchanges import (
     validate_number,
     validate_reason,
 )
-from .llm import ModelAnswer, ModelError, ToolCall, chat_completion
+from memory.clients.chat import ModelAnswer, ModelError, ToolCall, chat_completion
 from .types import profile_for
 from .models import Exchange, ExchangeStatus, ModelPurpose, Scope
 from .prompt import memory_tools, search_results_block, speaker_line, system_prompt

@@ -26,7 +26,7 @@ from django.utils import timezone
 from config.queue import enqueue, enqueue_on_commit
 from teams.models import Server
 
-from .embeddings import (
+from memory.clients.embeddings import (
     MIN_MESSAGE_CHARACTERS,
     EmbeddingError,
     EmbeddingProvider,

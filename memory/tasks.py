@@ -12,7 +12,7 @@ from django.db import DatabaseError
 
 from teams.models import Server
 
-from .embeddings import EmbeddingError
+from memory.clients.embeddings import EmbeddingError
 
 
 @shared_task(acks_late=True, ignore_result=True, autoretry_for=(EmbeddingError, DatabaseError), retry_backoff=30,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from memory import semantic
-from memory.embeddings import LOCAL_MODEL_NAME, LocalProvider
+from memory.clients.embeddings import LOCAL_MODEL_NAME, LocalProvider
 from memory.exchanges import IncomingMessage, exchange_open, exchange_search
 from memory.models import EmbeddingRound, EmbeddingRoundStatus, FactEmbedding, MemoryType, ModelPurpose
 from memory.retrieval import search_words

@@ -34,7 +34,7 @@ from config.celery import app
 from consolidation.models import ConsolidationRound, Proposal, ProposalKind, RoundStatus
 from consolidation.rounds import round_queue, sweep_rounds
 from memory import semantic
-from memory.embeddings import fact_text
+from memory.clients.embeddings import fact_text
 from memory.models import EmbeddingRound, EmbeddingRoundStatus, Exchange, Fact, FactEmbedding, MemoryType, ModelPurpose
 from memory.services import memory_type_set
 from tests.factories import make_fact

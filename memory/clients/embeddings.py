@@ -24,7 +24,7 @@ from django.conf import settings
 
 from config.crypto import decrypt_secret
 
-from .models import ModelEndpoint
+from memory.models import ModelEndpoint
 
 DIMENSIONS = 384
 LOCAL_MODEL_NAME = "local:multilingual-e5-small-q4"

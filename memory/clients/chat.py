@@ -15,7 +15,7 @@ from django.conf import settings
 
 from config.crypto import decrypt_secret
 
-from .models import ModelEndpoint
+from memory.models import ModelEndpoint
 
 CONNECT_TIMEOUT_S = 5.0
 READ_TIMEOUT_S = 60.0
