@@ -276,7 +276,7 @@ def _settled_without_cap(server, messages: list[str]) -> float:
 
     from memory.ranking import Weights, rank_top
     from memory.retrieval import message_relevance
-    from memory.selectors import ai_settings_for_server
+    from memory.configuration.selectors import ai_settings_for_server
 
     ai_settings = ai_settings_for_server(server)
     settled = 0
@@ -385,7 +385,7 @@ def main() -> None:
     from _seed import BENCH_GUILD_ID, BENCH_SERVER_NAME, TARGET_FACTS, ensure_server_facts
     from memory.exchanges import IncomingMessage, exchange_open
     from memory.models import Exchange, MemoryType
-    from memory.services import memory_type_set
+    from memory.configuration.services import memory_type_set
     from teams.services import bot_token_issue, bot_token_revoke
 
     started_at = time.perf_counter()

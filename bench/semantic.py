@@ -493,8 +493,8 @@ def main() -> None:
     from memory.clients.embeddings import MIN_MESSAGE_CHARACTERS, LocalProvider
     from memory.models import EmbeddingRound, Exchange, MemoryType
     from memory.ranking import RELEVANCE_DEPTH
-    from memory.selectors import ai_settings_for_server
-    from memory.services import memory_type_set
+    from memory.configuration.selectors import ai_settings_for_server
+    from memory.configuration.services import memory_type_set
     from teams.services import bot_token_issue, bot_token_revoke
 
     started_at = time.perf_counter()

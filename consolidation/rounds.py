@@ -36,7 +36,7 @@ from django.utils import timezone
 
 from config.queue import enqueue, enqueue_on_commit
 from memory.models import Fact, ModelEndpoint
-from memory.selectors import ai_settings_for_server
+from memory.configuration.selectors import ai_settings_for_server
 from memory.types import CONSOLIDATING_TYPES, profile_for
 from teams.models import Server
 

@@ -7,15 +7,8 @@ from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 
 from .models import AISettings, Channel, Exchange, Fact, ModelEndpoint, Scope, Summary
-from .services import (
-    FactAuthor,
-    FactConflict,
-    fact_create,
-    fact_delete,
-    fact_update,
-    model_endpoint_set,
-    validate_member_id,
-)
+from memory.configuration.services import model_endpoint_set
+from .services import FactAuthor, FactConflict, fact_create, fact_delete, fact_update, validate_member_id
 from memory.text.limits import validate_content, validate_key, validate_unit_interval
 
 

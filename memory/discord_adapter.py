@@ -21,10 +21,10 @@ from django.db import close_old_connections
 
 from teams.models import Server
 
-from .channel_directory import ReportedChannel, channels_forget, channels_report
+from memory.configuration.directory import ReportedChannel, channels_forget, channels_report
 from .exchanges import MESSAGE_MAX_LENGTH, IncomingMessage
 from .reply import HistoryMessage, ReplyFailed, reply_to_message
-from .selectors import ai_settings_for_server
+from memory.configuration.selectors import ai_settings_for_server
 
 logger = logging.getLogger(__name__)
 

@@ -16,7 +16,8 @@ from .models import Fact
 from .types import PROFILES, Addition, ContextOrder, TypeProfile, profile_for
 from .ranking import ScoredFact, Weights, microseconds, rank_top, scored_fact
 from .retrieval import context_strategy, message_relevance
-from .selectors import ai_settings_for_server, search_query_for
+from memory.configuration.selectors import ai_settings_for_server
+from .selectors import search_query_for
 
 SAMPLE_MESSAGE_MAX_LENGTH = 500
 # The cards whose numbers take a moment (a round's pairs, the catch-up's cost) load them from these URLs.

@@ -18,12 +18,14 @@ from django.utils import timezone
 from config.rows import columns, new_instance
 from teams.models import Server
 
-from .channels import channel_access
+from memory.configuration.channels import channel_access
 from .types import TypeProfile, profile_for
 from .models import AuthorKind, Exchange, Fact, Scope
 from .prompt import memory_block
 from .retrieval import SEARCH_RESULT_LIMIT, ContextChoice, context_choice, facts_in_order, search_words
-from .selectors import ai_settings_for_server, summary_text
+from memory.configuration.selectors import ai_settings_for_server
+from memory.configuration.services import ai_settings_ensure
+from .selectors import summary_text
 from .services import FactAuthor, fact_create, fact_delete, fact_retract, validate_member_id
 from memory.text.limits import clean_text, validate_content, validate_key, validate_unit_interval
 
@@ -141,7 +143,9 @@ def exchange_open(*, server: Server, message: IncomingMessage, source: str = "ap
     chosen by the server's memory type, where the channel rules allow reading. (Reads plus one INSERT:
     no transaction needed, which saves two round trips on the hottest path.)"""
     started = time.perf_counter()
-    ai_settings = ai_settings_for_server(server)
+    # The row, written with the defaults on a server's first message: the context call's one query reads the
+    # settings with the token and the server, so a server without a row would cost a second query every time.
+    ai_settings = ai_settings_ensure(server=server)
     profile = profile_for(ai_settings.memory_type)
     access = channel_access(ai_settings, message.channel_id, message.thread_parent_id or None)
     chosen = context_choice(server, ai_settings, message.content) if access.read_allowed else ContextChoice([])

@@ -115,7 +115,7 @@ class AISettingsForm(forms.Form):
     def clean(self):
         """The service's own checks, beside each field and together with every other error of the page (an
         endpoint form that is wrong too must not hide these until it is corrected)."""
-        from .services import ChannelRule, ai_settings_problems
+        from memory.configuration.services import ChannelRule, ai_settings_problems
 
         cleaned = super().clean()
         if any(name in self.errors for name in ("max_injected_items", "weight_recency", "weight_importance",

@@ -35,7 +35,7 @@ from memory.clients.chat import ModelAnswer, ModelError, ToolCall, chat_completi
 from .types import profile_for
 from .models import Exchange, ExchangeStatus, ModelPurpose, Scope
 from .prompt import memory_tools, search_results_block, speaker_line, system_prompt
-from .selectors import model_endpoints_for_server
+from memory.configuration.selectors import model_endpoints_for_server
 from memory.text.limits import clean_text, validate_content
 
 HISTORY_LIMIT = 30

@@ -23,16 +23,6 @@ from .retrieval import NEWEST_IN_FORCE_JSON_SQL, newest_facts_from_json
 from memory.text.words import words as text_words
 
 
-def ai_settings_for_server(server: Server) -> AISettings:
-    """The server's AI settings; a server nobody has configured yet has the defaults."""
-    try:
-        return server.ai_settings  # often already loaded with the server (select_related)
-    except AISettings.DoesNotExist:
-        ai_settings, _ = AISettings.objects.get_or_create(server=server)
-        server.ai_settings = ai_settings
-        return ai_settings
-
-
 def summary_current(server: Server) -> Summary | None:
     return Summary.objects.filter(server=server, retracted_at__isnull=True).first()
 
@@ -160,10 +150,6 @@ def exchange_for_bot(team_id: int, exchange_id) -> Exchange | None:
 
 def facts_in_force(server: Server) -> QuerySet[Fact]:
     return Fact.objects.filter(server=server, retracted_at__isnull=True)
-
-
-def model_endpoints_for_server(server: Server) -> dict[str, ModelEndpoint]:
-    return {endpoint.purpose: endpoint for endpoint in ModelEndpoint.objects.filter(server=server)}
 
 
 # The memory page -----------------------------------------------------------------
@@ -485,8 +471,3 @@ def fact_by_number(server: Server, number: int) -> Fact:
 
 def exchanges_for_server(server: Server) -> QuerySet[Exchange]:
     return Exchange.objects.filter(server=server).order_by("-created_at")
-
-
-def channel_names(server: Server) -> dict[str, str]:
-    """Channel id → name, as last reported by the Discord adapter (empty until it has run)."""
-    return dict(Channel.objects.filter(server=server).values_list("channel_id", "name"))

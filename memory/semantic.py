@@ -45,7 +45,7 @@ from .models import (
 )
 from .types import EMBEDDING_TYPES, profile_for
 from . import server_indexes
-from .selectors import ai_settings_for_server, model_endpoints_for_server
+from memory.configuration.selectors import ai_settings_for_server, model_endpoints_for_server
 
 logger = logging.getLogger(__name__)
 

@@ -23,7 +23,7 @@ from teams.models import Server
 from teams.services import audit_record
 
 from .models import Fact, FactCounter, Summary
-from .services import catchup_if_semantic
+from memory.configuration.services import catchup_if_semantic
 from memory.text.limits import validate_key
 
 FORMAT = "lorekeeper-memory/1"

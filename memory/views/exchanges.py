@@ -16,7 +16,8 @@ from ..exchanges import IncomingMessage, exchange_open
 from ..forms import PlaygroundForm
 from ..models import ModelPurpose
 from ..reply import ReplyFailed, reply_to_message
-from ..selectors import channel_names, exchanges_for_server, model_endpoints_for_server
+from memory.configuration.selectors import channel_names, model_endpoints_for_server
+from memory.selectors import exchanges_for_server
 
 EXCHANGE_PAGE_SIZE = 25
 

@@ -15,7 +15,7 @@ from teams.permissions import can_configure, server_for_configurer, server_for_v
 
 from ..forms import FactCreateForm, FactEditForm
 from ..models import Fact
-from ..selectors import fact_by_number
+from memory.selectors import fact_by_number
 from memory.services import FactAuthor, FactConflict, fact_create, fact_delete, fact_restore, fact_update
 
 # Client event after a fact was added, deleted or restored: the fact list (its count, tabs and rows) reloads

@@ -16,15 +16,8 @@ from teams.permissions import servers_configurable_by, servers_visible_to
 from ..forms import FactCreateForm
 from memory.text.hints import content_hint
 from memory.types import PROFILES, profile_for
-from ..selectors import (
-    SORTS,
-    FactFilter,
-    FactPage,
-    FactState,
-    ai_settings_for_server,
-    fact_page_or_nearest,
-    servers_with_retracted_facts,
-)
+from memory.configuration.selectors import ai_settings_for_server
+from memory.selectors import SORTS, FactFilter, FactPage, FactState, fact_page_or_nearest, servers_with_retracted_facts
 from .server_memory import summary_block_context
 
 

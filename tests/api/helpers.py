@@ -20,7 +20,7 @@ from referencing.jsonschema import DRAFT202012
 
 from memory.api.schema import openapi_schema
 from memory.models import AISettings, Exchange, Fact, Summary
-from memory.selectors import ai_settings_for_server
+from memory.configuration.selectors import ai_settings_for_server
 from teams.models import Server
 
 API = "/api/v1"

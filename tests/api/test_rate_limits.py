@@ -11,7 +11,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from memory.models import AISettings, Fact
-from memory.selectors import ai_settings_for_server
+from memory.configuration.selectors import ai_settings_for_server
+from memory.configuration.services import ai_settings_ensure
 from memory.services import FactAuthor
 from tests.conftest import logged_in_client
 from tests.factories import make_fact
@@ -84,7 +85,7 @@ def test_a_cache_that_is_down_lets_requests_through(api, server, settings):
 
 
 def test_one_member_may_have_the_bot_remember_at_most_the_limit_per_hour(api, server):
-    AISettings.objects.filter(pk=ai_settings_for_server(server).pk).update(remember_limit_per_hour=2)
+    AISettings.objects.filter(pk=ai_settings_ensure(server=server).pk).update(remember_limit_per_hour=2)
     exchange = api.context(server)["exchange"]
     notes = [{"key": f"note_{index}", "content": f"Note number {index}."} for index in range(3)]
     results = api.actions(exchange, remember=notes)
@@ -107,7 +108,7 @@ def test_by_default_a_member_may_have_the_bot_remember_20_facts_an_hour(api, ser
 
 @pytest.mark.parametrize(("minutes_ago", "status"), [(59, "ignored"), (61, "applied")])
 def test_what_a_member_had_remembered_more_than_an_hour_ago_no_longer_counts(api, server, minutes_ago, status):
-    AISettings.objects.filter(pk=ai_settings_for_server(server).pk).update(remember_limit_per_hour=2)
+    AISettings.objects.filter(pk=ai_settings_ensure(server=server).pk).update(remember_limit_per_hour=2)
     for index in range(2):  # learned from the member the helpers' messages come from
         make_fact(server, key=f"old_{index}", author=FactAuthor.bot(MESSAGE["author_id"]),
                   created_at=timezone.now() - timedelta(minutes=minutes_ago))

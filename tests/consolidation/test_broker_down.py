@@ -14,7 +14,7 @@ from consolidation.models import ConsolidationRound, RoundStatus
 from consolidation.rounds import round_queue, sweep_rounds
 from memory import semantic
 from memory.models import EmbeddingRound, Fact, FactEmbedding, MemoryType
-from memory.services import memory_type_set
+from memory.configuration.services import memory_type_set
 from tests.factories import make_fact
 
 pytestmark = pytest.mark.django_db

@@ -205,7 +205,7 @@ def memory_page(client, server) -> str:
 
 
 def switch(server, owner, memory_type: str) -> None:
-    from memory.services import memory_type_set
+    from memory.configuration.services import memory_type_set
 
     memory_type_set(server=server, actor=owner, memory_type=memory_type)
 

@@ -10,7 +10,7 @@ import pytest
 
 from memory.exchanges import IncomingMessage
 from memory.models import Fact, ModelPurpose
-from memory.services import ChannelRule, ai_settings_update, memory_type_set
+from memory.configuration.services import ChannelRule, ai_settings_update, memory_type_set
 from tests.model_server import played_model
 
 MODEL_API_KEY = "sk-reply-test-0123456789abcdef"

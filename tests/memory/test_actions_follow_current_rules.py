@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from memory.exchanges import IncomingMessage, Remember, Retract, exchange_apply_actions, exchange_open
 from memory.models import Fact
-from memory.services import ChannelRule, ai_settings_update, memory_type_set
+from memory.configuration.services import ChannelRule, ai_settings_update, memory_type_set
 from tests.factories import make_fact
 
 

@@ -7,7 +7,9 @@ import pytest
 from memory.exchanges import IncomingMessage, exchange_open
 from memory.models import AISettings, Exchange, Fact, MemoryType
 from memory.retrieval import context_choice
-from memory.selectors import ai_settings_for_server, bot_token_and_server, exchange_for_bot, summary_text
+from memory.configuration.selectors import ai_settings_for_server
+from memory.configuration.services import ai_settings_ensure
+from memory.selectors import bot_token_and_server, exchange_for_bot, summary_text
 from memory.services import FactAuthor, summary_set
 from teams.models import BotToken, Server
 from teams.selectors import bot_token_active_by_hash
@@ -18,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_token_and_its_server_load_settings_and_current_summary_as_the_orm_would(server, owner, team, bot_token):
-    ai_settings_for_server(server)
+    ai_settings_ensure(server=server)
     AISettings.objects.filter(server=server).update(memory_type=MemoryType.LEDGER, read_all_channels=False,
                                                     read_channel_ids=["123456789012345678"])
     summary_set(server=server, content="First wording.", author=FactAuthor.staff(owner))
@@ -40,7 +42,7 @@ def test_another_teams_guild_is_no_server_and_a_server_works_without_settings_or
     AISettings.objects.filter(server=server).delete()
     _, loaded = bot_token_and_server(bot_token_hash(bot_token), server.guild_id)
     assert summary_text(loaded) == ""
-    assert ai_settings_for_server(loaded).memory_type == MemoryType.CLASSIC  # created with the defaults
+    assert ai_settings_for_server(loaded).memory_type == MemoryType.CLASSIC  # the defaults, unsaved
 
 
 def test_exchange_for_bot_round_trips_every_field_and_stays_within_the_team(server, other_server, team):
@@ -187,7 +189,7 @@ def _context_values(facts):
 def test_the_context_calls_lookup_reads_the_newest_facts_exactly_as_the_separate_query(server, bot_token, memory_type):
     from memory.retrieval import _most_recently_changed
 
-    ai_settings_for_server(server)
+    ai_settings_ensure(server=server)
     AISettings.objects.filter(server=server).update(memory_type=memory_type, max_injected_items=4)
     facts = [make_fact(server, key=f"fact_{n}", content=f"Fact <{n}> \"quoted\" ünïcode.") for n in range(6)]
     Fact.objects.filter(pk=facts[1].pk).update(confidence=0.75, member_id="200000000000000001", scope="member")
@@ -209,7 +211,7 @@ def test_other_types_and_servers_without_settings_read_their_context_on_their_ow
     AISettings.objects.filter(server=server).delete()
     _, without_settings = bot_token_and_server(bot_token_hash(bot_token), server.guild_id, with_newest_facts=True)
     assert "newest_facts_in_force" not in without_settings.__dict__
-    assert [fact.key for fact in context_choice(without_settings, ai_settings_for_server(without_settings),
+    assert [fact.key for fact in context_choice(without_settings, ai_settings_ensure(server=without_settings),
                                                 "hello").facts] == ["server_theme"]  # settings created
     AISettings.objects.filter(server=server).update(memory_type=MemoryType.RANKED)
     _, ranked = bot_token_and_server(bot_token_hash(bot_token), server.guild_id, with_newest_facts=True)

@@ -21,7 +21,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from discord.state import ConnectionState
 
-from memory.channel_directory import ReportedChannel, channels_forget, channels_report
+from memory.configuration.directory import ReportedChannel, channels_forget, channels_report
 from memory.discord_adapter import (
     answer_message,
     bot_intents,
@@ -34,7 +34,7 @@ from memory.discord_adapter import (
     split_reply,
 )
 from memory.models import Channel, Exchange, ExchangeStatus, ModelPurpose
-from memory.services import ChannelRule, ai_settings_update, model_endpoint_set
+from memory.configuration.services import ChannelRule, ai_settings_update, model_endpoint_set
 from tests.model_server import FakeModelServer, Status, answer
 
 BOT_ID = 900000000000000001

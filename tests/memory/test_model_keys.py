@@ -11,7 +11,7 @@ from django.db import connection
 
 from config.crypto import decrypt_secret
 from memory.models import ModelEndpoint, ModelPurpose
-from memory.services import model_endpoint_set
+from memory.configuration.services import model_endpoint_set
 
 SECRET = "sk-test-abcdefghijklmnop1234"
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 from memory.models import Fact, MemoryType
 from memory.ranking import RELEVANCE_DEPTH, Weights, relevance_by_position
 from memory.retrieval import context_choice, search_word_ids
-from memory.selectors import ai_settings_for_server
+from memory.configuration.selectors import ai_settings_for_server
 from memory.services import fact_retract
 from tests.api.helpers import configure
 from tests.factories import make_fact

@@ -10,7 +10,7 @@ import pytest
 
 from memory.models import Exchange, ExchangeStatus, Fact, ModelPurpose
 from memory.reply import NO_REPLY_MODEL, ReplyFailed, reply_to_message
-from memory.services import model_endpoint_remove, model_endpoint_set
+from memory.configuration.services import model_endpoint_remove, model_endpoint_set
 from tests.factories import make_fact
 from tests.model_server import Raw, Slow, Status, answer, tool_call
 

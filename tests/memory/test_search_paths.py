@@ -17,7 +17,8 @@ from django.utils import timezone
 from memory import retrieval
 from memory.exchanges import ExchangeRefused, IncomingMessage, exchange_open, exchange_search
 from memory.models import SEARCH_CONFIG, Fact, MemoryType
-from memory.services import fact_retract, memory_type_set
+from memory.configuration.services import memory_type_set
+from memory.services import fact_retract
 
 from ..factories import make_fact
 

@@ -12,7 +12,8 @@ from memory.clients.embeddings import LOCAL_MODEL_NAME, LocalProvider
 from memory.exchanges import IncomingMessage, exchange_open, exchange_search
 from memory.models import EmbeddingRound, EmbeddingRoundStatus, FactEmbedding, MemoryType, ModelPurpose
 from memory.retrieval import search_words
-from memory.services import fact_update, memory_type_set, model_endpoint_set
+from memory.configuration.services import memory_type_set, model_endpoint_set
+from memory.services import fact_update
 from tests.factories import make_fact
 from tests.memory.conftest import use_endpoint_embeddings
 from tests.model_server import Status, played_model
@@ -97,7 +98,7 @@ def test_a_message_under_12_characters_makes_no_embedding_call(semantic_server, 
 
 
 def test_no_embedding_model_falls_back_to_words_with_the_reason(semantic_server, owner):
-    from memory.services import model_endpoint_remove
+    from memory.configuration.services import model_endpoint_remove
 
     model_endpoint_remove(server=semantic_server, actor=owner, purpose=ModelPurpose.EMBEDDING)
     outcome = exchange_search(exchange=open_exchange(semantic_server), query="French language")

@@ -9,7 +9,8 @@ import pytest
 from django.urls import reverse
 
 from memory.models import Fact, Summary
-from memory.selectors import ai_settings_for_server, summary_current
+from memory.configuration.selectors import ai_settings_for_server
+from memory.selectors import summary_current
 from memory.services import FactAuthor, fact_retract, summary_set
 from teams.models import AuditEntry
 from teams.services import audit_record

@@ -95,7 +95,7 @@ def test_an_export_with_a_number_twice_is_refused_and_nothing_is_imported(server
 
 def test_facts_imported_into_a_semantic_server_are_queued_for_their_vectors(server, owner, team, tmp_path):
     from memory.models import EmbeddingRound, MemoryType
-    from memory.services import memory_type_set
+    from memory.configuration.services import memory_type_set
 
     source = make_fact(server, key="theme")
     copy = make_server(team, name="Copy", guild_id="100000000000000057")

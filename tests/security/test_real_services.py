@@ -36,7 +36,7 @@ from consolidation.rounds import round_queue, sweep_rounds
 from memory import semantic
 from memory.clients.embeddings import fact_text
 from memory.models import EmbeddingRound, EmbeddingRoundStatus, Exchange, Fact, FactEmbedding, MemoryType, ModelPurpose
-from memory.services import memory_type_set
+from memory.configuration.services import memory_type_set
 from tests.factories import make_fact
 from tests.memory.conftest import use_endpoint_embeddings
 from tests.model_server import Slow, answer, played_model, tool_call

@@ -7,7 +7,7 @@ import importlib
 from django.db import connection
 
 from memory.models import AISettings, Fact, MemoryType
-from memory.selectors import ai_settings_for_server
+from memory.configuration.services import ai_settings_ensure
 from tests.factories import make_fact
 
 migration = importlib.import_module("memory.migrations.0015_round_vanishing_unit_values")
@@ -42,8 +42,8 @@ def test_vanishing_confidence_and_importance_become_zero_and_others_stay(server)
 
 
 def test_weights_all_vanishing_are_scaled_so_the_ranking_keeps_its_proportions(server, other_server):
-    ai_settings_for_server(server)
-    ai_settings_for_server(other_server)
+    ai_settings_ensure(server=server)
+    ai_settings_ensure(server=other_server)
     store_raw("memory_aisettings", server.pk, weight_recency=2e-300, weight_importance=1e-300, weight_relevance=0)
     store_raw("memory_aisettings", other_server.pk, weight_recency=1e-300, weight_importance=1, weight_relevance=1)
     migrate_forward()

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from teams.models import SNOWFLAKE_REGEX, Server
 
-from .models import Channel
+from memory.models import Channel
 
 NAME_MAX_LENGTH = 100
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .models import AISettings
+from memory.models import AISettings
 
 
 @dataclass(frozen=True)

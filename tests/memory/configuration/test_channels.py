@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from memory.channels import channel_access
+from memory.configuration.channels import channel_access
 from memory.models import AISettings, Exchange
 from memory.services import FactAuthor, summary_set
 from tests.factories import make_fact
 
-from .conftest import PAUL, api_post, context_url, set_channel_rules, use_memory_type
+from tests.memory.conftest import PAUL, api_post, context_url, set_channel_rules, use_memory_type
 
 LISTED, UNLISTED, THREAD = "1001", "1002", "5005"
 EVERY = None  # every channel

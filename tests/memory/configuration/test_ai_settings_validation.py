@@ -6,8 +6,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from memory.models import AISettings
-from memory.selectors import ai_settings_for_server
-from memory.services import ChannelRule, ai_settings_update
+from memory.configuration.selectors import ai_settings_for_server
+from memory.configuration.services import ChannelRule, ai_settings_update
 
 ALL = ChannelRule(all_channels=True)
 
