@@ -80,7 +80,7 @@ def prewarm() -> None:
             cursor.execute("SHOW shared_buffers")
             shared_buffers = cursor.fetchone()[0]
             pages = 0
-            from memory.server_indexes import WORDS, server_indexes
+            from memory.indexing.server_indexes import WORDS, server_indexes
 
             for relation in [*HOT_RELATIONS, *server_indexes(WORDS).values()]:
                 cursor.execute("SELECT pg_prewarm(%s)", [relation])
@@ -98,7 +98,7 @@ def build_server_indexes(servers: list, build_memory: str = "1GB") -> None:
     find them valid and reuse them. Progress on stderr."""
     from django.conf import settings
 
-    from memory.server_indexes import KINDS, ensure_server_indexes, server_index_state
+    from memory.indexing.server_indexes import KINDS, ensure_server_indexes, server_index_state
 
     settings.LOREKEEPER_SERVER_INDEX_BUILD_MEMORY = build_memory
     for label, server in servers:

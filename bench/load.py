@@ -625,7 +625,7 @@ def main() -> None:
     from memory.exchanges import IncomingMessage, exchange_open
     from memory.models import EmbeddingRound, FactEmbedding, MemoryType
     from memory.configuration.selectors import ai_settings_for_server
-    from memory.semantic import meaning_for
+    from memory.indexing.catchup import meaning_for
     from memory.configuration.services import memory_type_set
     from memory.services import _permit_fact_deletes
     from teams.services import bot_token_issue, bot_token_revoke

@@ -34,7 +34,7 @@ def _server_with_vectors():
 
     from memory.clients.embeddings import LocalProvider
     from memory.models import Fact
-    from memory.semantic import embed_facts_now
+    from memory.indexing.vectors import embed_facts_now
     from memory.services import FactAuthor, fact_create
 
     server, user = bench_server_and_user(GUILD_ID, SERVER_NAME)

@@ -4,7 +4,7 @@ Figures (one line each, the bench/_harness.py format):
 
 - context.hybrid.100k / context.hybrid.1m: POST /api/v1/servers/{guild}/context under Semantic, in
   process through django.test.Client, 200 requests each, the messages of bench/context.py. The latency
-  EXCLUDES the message embedding call: in this process only, memory.semantic.provider_for is replaced by
+  EXCLUDES the message embedding call: in this process only, memory.indexing.vectors.provider_for is replaced by
   a synthetic provider (model "bench:synthetic-384") whose query() draws a vector near one of the topic
   centres below without any model call. Everything else is the app's own path: meaning_for, the HNSW
   search (nearest_fact_ids), the words search, the fusion and the ranking.
@@ -450,15 +450,15 @@ def _breakdown(label: str, post, url: str, bodies: list[dict]) -> None:
 
 
 def _patch_provider(provider: SyntheticProvider):
-    """memory.semantic.provider_for answers the synthetic provider in this process; returns the original."""
-    from memory import semantic
+    """memory.indexing.vectors.provider_for answers the synthetic provider in this process; returns the original."""
+    from memory.indexing import vectors
 
-    original = semantic.provider_for
+    original = vectors.provider_for
 
     def provider_for(server, ai_settings=None):
         return provider, ""
 
-    semantic.provider_for = provider_for
+    vectors.provider_for = provider_for
     return original
 
 
@@ -489,18 +489,18 @@ def main() -> None:
     from django.db import connection
     from django.test import Client
 
-    from memory import semantic
     from memory.clients.embeddings import MIN_MESSAGE_CHARACTERS, LocalProvider
-    from memory.models import EmbeddingRound, Exchange, MemoryType
-    from memory.ranking import RELEVANCE_DEPTH
     from memory.configuration.selectors import ai_settings_for_server
     from memory.configuration.services import memory_type_set
+    from memory.indexing import catchup, vectors
+    from memory.models import EmbeddingRound, Exchange, MemoryType
+    from memory.ranking import RELEVANCE_DEPTH
     from teams.services import bot_token_issue, bot_token_revoke
 
     started_at = time.perf_counter()
     prewarm()
     with connection.cursor() as cursor:  # the vectors and their index into the OS page cache
-        from memory.server_indexes import VECTORS, server_index_name
+        from memory.indexing.server_indexes import VECTORS, server_index_name
 
         own_indexes = [server_index_name(VECTORS, server.pk) for _, server in servers]
         for relation in ("memory_factembedding", HNSW_INDEX, "fact_embedding_server_model", *own_indexes):
@@ -534,7 +534,7 @@ def main() -> None:
                 with connection.cursor() as cursor:
                     cursor.execute("RESET work_mem")
             latest = EmbeddingRound.objects.filter(server=server).order_by("-created_at").first()
-            meaning = semantic.meaning_for(server, ai_settings_for_server(server))
+            meaning = catchup.meaning_for(server, ai_settings_for_server(server))
             print(f"# {label}: switched to Semantic in {time.perf_counter() - switched:.1f} s; catch-up round "
                   f"{latest.status}, {latest.done}/{latest.total} facts, {provider.passages_embedded} embedded "
                   f"by the synthetic provider", file=sys.stderr, flush=True)
@@ -593,7 +593,7 @@ def main() -> None:
             _explain_nearest(by_label["1m"].pk, queries[0].tolist(), RECALL_K)
             _explain_nearest(by_label["100k"].pk, queries[0].tolist(), RECALL_K)
     finally:
-        semantic.provider_for = original_provider_for
+        vectors.provider_for = original_provider_for
         for _, server in servers:
             memory_type_set(server=server, actor=user, memory_type=MemoryType.CLASSIC)
         bot_token_revoke(token=token, revoked_by=user)

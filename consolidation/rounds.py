@@ -116,8 +116,6 @@ class RoundNotQueued(Exception):
 
 def round_queue(*, server: Server, trigger: str) -> ConsolidationRound:
     """Create a queued round and hand it to the worker once the row is committed."""
-    from .tasks import run_round
-
     if not profile_for(ai_settings_for_server(server).memory_type).consolidates:
         raise RoundNotQueued("Rounds run only under Consolidated and Semantic; what an earlier round proposed "
                              "can still be answered.")
@@ -126,17 +124,15 @@ def round_queue(*, server: Server, trigger: str) -> ConsolidationRound:
             queued = ConsolidationRound.objects.create(server=server, trigger=trigger)
     except IntegrityError:
         raise RoundNotQueued("A round of this server is already waiting or running.") from None
-    enqueue_on_commit(run_round, queued.pk)
+    enqueue_on_commit("consolidation.tasks.run_round", queued.pk)
     return queued
 
 
 def sweep_rounds(stale_after_s: float = 600) -> int:
     """Beat: rounds still queued after a while (the broker was down, or the worker died before taking
     them) are handed to the worker again. A round that already ran is left alone by round_run."""
-    from .tasks import run_round
-
     stale = timezone.now() - timedelta(seconds=stale_after_s)
-    return sum(enqueue(run_round, pk) for pk in ConsolidationRound.objects.filter(
+    return sum(enqueue("consolidation.tasks.run_round", pk) for pk in ConsolidationRound.objects.filter(
         status__in=[RoundStatus.QUEUED, RoundStatus.RUNNING], created_at__lt=stale).values_list("pk", flat=True))
 
 

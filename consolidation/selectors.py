@@ -8,8 +8,10 @@ from datetime import datetime
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection
 from django.db.models import BooleanField, Case, Max, QuerySet, Value, When
+import numpy as np
 
-from memory.models import AISettings, AuthorKind, Exchange, Fact, ModelEndpoint, ModelPurpose
+from memory.indexing.catchup import semantic_pairs_ready
+from memory.models import AISettings, AuthorKind, Exchange, Fact, FactEmbedding, ModelEndpoint, ModelPurpose
 from memory.types import DEFAULT_MEMORY_TYPE
 from teams.models import Server
 from teams.permissions import servers_reviewable_by
@@ -33,11 +35,6 @@ def pairing_facts(server: Server) -> list[PairingFact]:
 
 def semantic_neighbours(server: Server) -> dict[tuple[int, int], float]:
     """Under Semantic, with the vectors complete: fact pairs the vectors see as close (extra candidates)."""
-    import numpy as np
-
-    from memory.models import FactEmbedding
-    from memory.semantic import semantic_pairs_ready
-
     provider = semantic_pairs_ready(server)
     if provider is None:
         return {}

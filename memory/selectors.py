@@ -18,7 +18,7 @@ from teams.models import BotToken, Server
 from teams.selectors import ACTIVE_TOKEN_COLUMNS
 
 from memory.text.keys import normalise_key
-from .models import PREFIX_CONFIG, AISettings, Channel, Exchange, Fact, ModelEndpoint, Summary
+from .models import PREFIX_CONFIG, AISettings, Exchange, Fact, Summary
 from .retrieval import NEWEST_IN_FORCE_JSON_SQL, newest_facts_from_json
 from memory.text.words import words as text_words
 

@@ -12,44 +12,21 @@ still running, or the model was just changed — they fall back to words and say
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
 from dataclasses import dataclass
-from datetime import timedelta
 
 from django.db import connection, transaction
-from django.db.models import Exists, F, OuterRef, Q
-from django.db.models.functions import Least
-from django.utils import timezone
 
-from config.queue import enqueue, enqueue_on_commit
+from memory.clients.embeddings import MIN_MESSAGE_CHARACTERS, EmbeddingError, LocalProvider
+from memory.indexing import server_indexes
+from memory.indexing.catchup import meaning_for
+from memory.indexing.vectors import EMBED_BATCH, facts_needing_embedding, provider_for
+from memory.models import AISettings, Fact, FactEmbedding
 from teams.models import Server
-
-from memory.clients.embeddings import (
-    MIN_MESSAGE_CHARACTERS,
-    EmbeddingError,
-    EmbeddingProvider,
-    LocalProvider,
-    endpoint_provider,
-    fact_text,
-)
-from .models import (
-    EMBEDDING_ROUND_OPEN,
-    AISettings,
-    EmbeddingProviderChoice,
-    EmbeddingRound,
-    EmbeddingRoundStatus,
-    Fact,
-    FactEmbedding,
-)
-from .types import EMBEDDING_TYPES, profile_for
-from . import server_indexes
-from memory.configuration.selectors import ai_settings_for_server, model_endpoints_for_server
 
 logger = logging.getLogger(__name__)
 
-EMBED_BATCH = 32
 # Each ranking contributes its first RESULT_DEPTH facts to the fusion.
 RESULT_DEPTH = 30
 # Reciprocal rank fusion: score = Σ weight / (RRF_K + rank). Measured on 230 paraphrased questions
@@ -65,235 +42,6 @@ MEANING_WEIGHT = 1.0
 # own index (bench/semantic.py, 200 queries): recall@10 0.959 at 100, 0.979 at 200, 0.989 at 400;
 # nearest-fact p95 7.7, 10.7 and 18.7 ms. 200 keeps a margin above 0.95 for a few milliseconds.
 HNSW_EF_SEARCH = 200
-
-
-def provider_for(server: Server, ai_settings: AISettings | None = None) -> tuple[EmbeddingProvider | None, str]:
-    """The server's embedding provider, or None and why there is none (one sentence)."""
-    ai_settings = ai_settings or ai_settings_for_server(server)
-    if ai_settings.embedding_provider == EmbeddingProviderChoice.LOCAL:
-        return LocalProvider(), ""
-    if ai_settings.embedding_provider == EmbeddingProviderChoice.ENDPOINT:
-        provider = endpoint_provider(model_endpoints_for_server(server))
-        if provider is None:
-            return None, "no embedding endpoint is configured (AI settings)"
-        return provider, ""
-    return None, "embeddings are switched off for this server (AI settings)"
-
-
-def text_hash(key: str, content: str, model_name: str) -> str:
-    return hashlib.sha256(f"{model_name}\n{fact_text(key, content)}".encode()).hexdigest()
-
-
-# Writing vectors ---------------------------------------------------------------------
-
-
-def queue_fact_embeddings(server: Server, fact_ids: list[int]) -> None:
-    """After a write commits: embed the facts (Semantic servers only; a no-op otherwise)."""
-    ai_settings = ai_settings_for_server(server)
-    if not profile_for(ai_settings.memory_type).embeds or not fact_ids:
-        return
-    from .tasks import embed_facts
-
-    enqueue_on_commit(embed_facts, server.pk, list(fact_ids))
-
-
-@dataclass
-class EmbedOutcome:
-    embedded: int  # vectors stored (facts sent to the provider that were still there, as worded, when they came back)
-    unchanged: int  # facts whose text was already embedded by this model
-
-
-def embed_facts_now(server: Server, fact_ids: list[int], provider: EmbeddingProvider | None = None) -> EmbedOutcome:
-    """Embed the facts in force among `fact_ids` whose current wording has no vector from this model;
-    one provider call per EMBED_BATCH facts. Idempotent: run twice, the second run calls nothing."""
-    if provider is None:
-        provider, _ = provider_for(server)
-        if provider is None:
-            return EmbedOutcome(0, 0)
-    facts = list(Fact.objects.filter(server=server, pk__in=fact_ids, retracted_at__isnull=True)
-                 .values_list("pk", "key", "content"))
-    existing = dict(FactEmbedding.objects.filter(fact_id__in=[pk for pk, _, _ in facts], model_name=provider.model_name)
-                    .values_list("fact_id", "text_hash"))
-    todo = [(pk, key, content) for pk, key, content in facts
-            if existing.get(pk) != text_hash(key, content, provider.model_name)]
-    stored = 0
-    for start in range(0, len(todo), EMBED_BATCH):
-        batch = todo[start : start + EMBED_BATCH]
-        vectors = provider.passages([fact_text(key, content) for _, key, content in batch])
-        now = timezone.now()
-        with transaction.atomic():
-            # The provider may take seconds, and nothing is locked meanwhile: a wipe or a delete may have removed
-            # some of these facts, an edit may have reworded one (and its own batch may have stored the new
-            # wording's vector already). Only facts still here with the wording that was embedded are stored,
-            # locked until the vectors are in: a wiped fact never gets a vector back, a new wording's vector is
-            # never overwritten by the old one's, and the batch never fails on a fact that is gone.
-            unchanged = set(Fact.objects.filter(pk__in=[pk for pk, _, _ in batch])
-                            .select_for_update(no_key=True).values_list("pk", "key", "content"))
-            kept = [(row, vector) for row, vector in zip(batch, vectors, strict=True) if row in unchanged]
-            FactEmbedding.objects.bulk_create(
-                [FactEmbedding(fact_id=pk, server=server, model_name=provider.model_name,
-                               text_hash=text_hash(key, content, provider.model_name), vector=vector,
-                               embedded_at=now)
-                 for (pk, key, content), vector in kept],
-                update_conflicts=True, unique_fields=["fact"],
-                update_fields=["model_name", "text_hash", "vector", "embedded_at"],
-            )
-        stored += len(kept)
-    return EmbedOutcome(embedded=stored, unchanged=len(facts) - len(todo))
-
-
-# The catch-up round --------------------------------------------------------------------
-
-
-def facts_needing_embedding(server: Server, model_name: str):
-    """Facts in force without a vector from `model_name` for their current wording. (A stale hash is
-    checked when the batch is embedded; here a vector of another model, or none, is what counts.)"""
-    # NOT EXISTS, not NOT IN: PostgreSQL runs it as an anti-join at any size, while a NOT IN list that
-    # outgrows work_mem is re-scanned for every fact (it did not finish in 10 minutes at a million).
-    embedded = FactEmbedding.objects.filter(fact_id=OuterRef("pk"), model_name=model_name)
-    return Fact.objects.filter(server=server, retracted_at__isnull=True).filter(~Exists(embedded))
-
-
-def catchup_start(server: Server) -> EmbeddingRound | None:
-    """Queue a catch-up round for the server's current model (switching to Semantic, or a new model).
-    An open round of the same model is kept; one of another model is replaced."""
-    provider, _ = provider_for(server)
-    if provider is None:
-        return None
-    with transaction.atomic():
-        Server.objects.select_for_update().filter(pk=server.pk).first()
-        open_round = EmbeddingRound.objects.filter(server=server, status__in=EMBEDDING_ROUND_OPEN).first()
-        if open_round is not None and open_round.model_name == provider.model_name:
-            return open_round
-        if open_round is not None:
-            open_round.status = EmbeddingRoundStatus.REPLACED
-            open_round.finished_at = timezone.now()
-            open_round.save(update_fields=["status", "finished_at"])
-        total = facts_needing_embedding(server, provider.model_name).count()
-        catchup = EmbeddingRound.objects.create(server=server, model_name=provider.model_name, total=total)
-    from .tasks import run_catchup
-
-    enqueue_on_commit(run_catchup, catchup.pk)
-    return catchup
-
-
-def catchup_run(round_id: int, provider: EmbeddingProvider | None = None, batches: int | None = None) -> EmbeddingRound:
-    """Embed batch after batch, committing each, until nothing is left (or `batches` ran). Resumable:
-    what is done is in the database, so a restarted worker simply continues."""
-    catchup = EmbeddingRound.objects.select_related("server").get(pk=round_id)
-    if catchup.status not in EMBEDDING_ROUND_OPEN:
-        return catchup
-    server = catchup.server
-    if provider is None:
-        provider, reason = provider_for(server)
-        if provider is None or provider.model_name != catchup.model_name:
-            catchup.status, catchup.finished_at = EmbeddingRoundStatus.REPLACED, timezone.now()
-            catchup.error = reason or "The embedding model changed; a new round took over."
-            catchup.save(update_fields=["status", "finished_at", "error"])
-            return catchup
-    EmbeddingRound.objects.filter(pk=round_id, status=EmbeddingRoundStatus.QUEUED).update(
-        status=EmbeddingRoundStatus.RUNNING, started_at=timezone.now())
-    ran = 0
-    while batches is None or ran < batches:
-        ids = list(facts_needing_embedding(server, catchup.model_name).order_by("pk")
-                   .values_list("pk", flat=True)[:EMBED_BATCH])
-        if not ids:
-            break
-        try:
-            embed_facts_now(server, ids, provider)
-        except EmbeddingError as error:
-            EmbeddingRound.objects.filter(pk=round_id).update(error=str(error)[:500])
-            raise
-        ran += 1
-        # Counted up per batch: recounting what is left would read every fact of the server each time.
-        EmbeddingRound.objects.filter(pk=round_id).update(done=Least(F("done") + len(ids), F("total")),
-                                                          updated_at=timezone.now())
-        if not EmbeddingRound.objects.filter(pk=round_id, status__in=EMBEDDING_ROUND_OPEN).exists():
-            break  # replaced by a round of another model meanwhile
-    catchup.refresh_from_db()
-    if catchup.status in EMBEDDING_ROUND_OPEN and not facts_needing_embedding(server, catchup.model_name).exists():
-        catchup.status, catchup.done, catchup.finished_at = EmbeddingRoundStatus.FINISHED, catchup.total, timezone.now()
-        catchup.save(update_fields=["status", "done", "finished_at"])
-        from .tasks import build_server_indexes
-
-        # A server that is large now gets its own graph (memory.server_indexes); a small one is left as is.
-        enqueue_on_commit(build_server_indexes, server.pk)
-    return catchup
-
-
-@dataclass(frozen=True)
-class CatchupProgress:
-    round: EmbeddingRound
-    done: int
-    total: int
-    rate_per_s: float | None
-    seconds_left: float | None
-
-    @property
-    def percent(self) -> int:
-        return 100 if not self.total else min(100, int(100 * self.done / self.total))
-
-
-def sweep_embeddings(stale_after_s: float = 600) -> int:
-    """What the periodic sweeper does for Semantic servers: catch-up rounds nobody has advanced for a
-    while are queued again, and facts written while the broker was down get their vectors. Returns
-    how many pieces of work were queued."""
-    from .tasks import embed_facts, run_catchup
-
-    queued = 0
-    stale = timezone.now() - timedelta(seconds=stale_after_s)
-    for catchup in EmbeddingRound.objects.filter(status__in=EMBEDDING_ROUND_OPEN).filter(
-            Q(updated_at__lt=stale) | Q(updated_at__isnull=True, created_at__lt=stale)):
-        queued += enqueue(run_catchup, catchup.pk)
-    for ai_settings in AISettings.objects.filter(memory_type__in=EMBEDDING_TYPES).select_related("server"):
-        server = ai_settings.server
-        meaning = meaning_for(server, ai_settings)
-        if meaning.provider is None:
-            continue
-        missing = list(facts_needing_embedding(server, meaning.provider.model_name)
-                       .filter(changed_at__lt=stale).values_list("pk", flat=True)[:1000])
-        if missing:
-            queued += enqueue(embed_facts, server.pk, missing)
-    return queued
-
-
-def catchup_progress(server: Server) -> CatchupProgress | None:
-    """The latest open catch-up round's progress (None when none is open)."""
-    catchup = (EmbeddingRound.objects.filter(server=server, status__in=EMBEDDING_ROUND_OPEN)
-               .order_by("-created_at").first())
-    if catchup is None:
-        return None
-    rate = None
-    left = None
-    if catchup.started_at and catchup.done:
-        elapsed = (timezone.now() - catchup.started_at).total_seconds()
-        rate = catchup.done / elapsed if elapsed > 0 else None
-        left = (catchup.total - catchup.done) / rate if rate else None
-    return CatchupProgress(catchup, catchup.done, catchup.total, rate, left)
-
-
-# Reading: can meaning be used, and hybrid search ---------------------------------------
-
-
-@dataclass(frozen=True)
-class Meaning:
-    """Whether meaning can be used now on this server: a provider, or the reason it cannot."""
-
-    provider: EmbeddingProvider | None
-    fallback_reason: str | None
-
-
-def meaning_for(server: Server, ai_settings: AISettings) -> Meaning:
-    provider, reason = provider_for(server, ai_settings)
-    if provider is None:
-        return Meaning(None, reason)
-    latest = EmbeddingRound.objects.filter(server=server).exclude(status=EmbeddingRoundStatus.REPLACED) \
-        .order_by("-created_at").first()
-    if latest is None or latest.model_name != provider.model_name:
-        return Meaning(None, "the embedding model was just changed and its catch-up round has not run yet")
-    if latest.status != EmbeddingRoundStatus.FINISHED:
-        return Meaning(None, f"the catch-up round has not finished ({latest.done} of {latest.total} facts embedded)")
-    return Meaning(provider, None)
 
 
 # The filtered HNSW search: over-fetch twice the limit from the index (some may be retracted), keep the
@@ -430,19 +178,6 @@ def hybrid_ids(server: Server, ai_settings: AISettings, text: str, limit: int, *
     nearest = nearest_fact_ids(server.pk, meaning.provider.model_name, vector, max(limit, RESULT_DEPTH))
     words = search_word_ids(server.pk, text, RESULT_DEPTH)
     return RankedIds(fuse(words, nearest, limit), "hybrid", None, 1, embed_ms)
-
-
-def semantic_pairs_ready(server: Server) -> EmbeddingProvider | None:
-    """The provider whose vectors cover the server, for consolidation's vector neighbours (or None)."""
-    ai_settings = ai_settings_for_server(server)
-    if not profile_for(ai_settings.memory_type).embeds:
-        return None
-    return meaning_for(server, ai_settings).provider
-
-
-def stale_vectors(server: Server, model_name: str) -> int:
-    """Vectors of this server made by another model (left behind by a model change)."""
-    return FactEmbedding.objects.filter(server=server).filter(~Q(model_name=model_name)).count()
 
 
 # Dry run ---------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from teams.models import SNOWFLAKE_REGEX, Server
+from memory.indexing.vectors import queue_fact_embeddings
 from teams.services import audit_record
 
 from .models import (
@@ -114,8 +115,6 @@ def fact_create(
 
 def _queue_embedding(fact: Fact) -> None:
     """Under Semantic, the written or rewritten fact is embedded by the worker once this commits."""
-    from .semantic import queue_fact_embeddings
-
     queue_fact_embeddings(fact.server, [fact.pk])
 
 

@@ -23,7 +23,7 @@ from teams.models import Server
 from teams.services import audit_record
 
 from .models import Fact, FactCounter, Summary
-from memory.configuration.services import catchup_if_semantic
+from memory.indexing.catchup import catchup_if_embedding
 from memory.text.limits import validate_key
 
 FORMAT = "lorekeeper-memory/1"
@@ -106,7 +106,7 @@ def import_lines(server: Server, lines: Iterable[str], actor: AbstractBaseUser |
     # Numbers are never handed out twice: a wiped server's counter stays where it was if it is higher.
     counter.last_number = max(counter.last_number, max(numbers, default=0))
     counter.save(update_fields=["last_number"])
-    catchup_if_semantic(server)  # the imported facts get their vectors like any fact without one
+    catchup_if_embedding(server)  # the imported facts get their vectors like any fact without one
     audit_record(actor=actor, server=server, action="memory.import", count=len(facts),
                  result=f"{len(facts)} facts and {len(summaries)} summaries imported",
                  actor_label="" if actor else "import")

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from config.crypto import encrypt_secret
-from memory.semantic import catchup_start
+from memory.indexing.catchup import catchup_if_embedding, catchup_start
 from memory.models import AISettings, EmbeddingProviderChoice, MemoryType, ModelEndpoint, ModelPurpose
 from memory.text.limits import kept_precision
 from memory.types import profile_for
@@ -147,15 +147,8 @@ def ai_settings_update(
     ai_settings.save()
     audit_record(actor=actor, server=server, action="ai_settings.update", result="settings saved")
     if provider_changed:
-        catchup_if_semantic(server)
+        catchup_if_embedding(server)
     return ai_settings
-
-
-def catchup_if_semantic(server: Server) -> None:
-    """Under Semantic, every fact without a vector from the current model gets one (a catch-up round; words
-    meanwhile): after the embedding model may have changed, or facts arrived without vectors (an import)."""
-    if profile_for(ai_settings_for_server(server).memory_type).embeds:
-        catchup_start(server)
 
 
 @transaction.atomic
@@ -196,7 +189,7 @@ def model_endpoint_set(
     endpoint.save()
     audit_record(actor=actor, server=server, action="model_endpoint.set", result=purpose)
     if purpose in (ModelPurpose.EMBEDDING, ModelPurpose.REPLY):
-        catchup_if_semantic(server)
+        catchup_if_embedding(server)
     return endpoint
 
 
@@ -207,4 +200,4 @@ def model_endpoint_remove(*, server: Server, actor: AbstractBaseUser, purpose: s
     if removed:
         audit_record(actor=actor, server=server, action="model_endpoint.remove", result=purpose)
         if purpose in (ModelPurpose.EMBEDDING, ModelPurpose.REPLY):
-            catchup_if_semantic(server)
+            catchup_if_embedding(server)

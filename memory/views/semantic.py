@@ -9,7 +9,8 @@ from django.views.decorators.http import require_GET
 from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import server_for_viewer
 
-from ..semantic import catchup_progress, semantic_dry_run
+from memory.indexing.catchup import catchup_progress
+from memory.semantic import semantic_dry_run
 
 
 @panel_login_required

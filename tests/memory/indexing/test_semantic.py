@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from memory import semantic
+from memory.indexing import catchup as catchup_rounds
+from memory.indexing import vectors
 from memory.clients.embeddings import LOCAL_MODEL_NAME, LocalProvider
 from memory.exchanges import IncomingMessage, exchange_open, exchange_search
 from memory.models import EmbeddingRound, EmbeddingRoundStatus, FactEmbedding, MemoryType, ModelPurpose
@@ -85,7 +86,7 @@ def test_a_rewrite_re_embeds_exactly_once_and_an_unchanged_fact_never(semantic_s
     with django_capture_on_commit_callbacks(execute=True):
         fact_update(fact=fact, actor=owner, expected_version=fact.version, key="pets",
                     content="Mira keeps two rescue ferrets.", confidence=0.9)  # confidence only: same text
-        semantic.embed_facts_now(semantic_server, list(semantic_server.facts.values_list("pk", flat=True)))
+        vectors.embed_facts_now(semantic_server, list(semantic_server.facts.values_list("pk", flat=True)))
     assert embedding_server.embedding_calls == before + 1
 
 
@@ -156,17 +157,17 @@ def test_a_model_change_falls_back_until_its_catch_up_brings_hybrid_back(semanti
 
 
 def test_the_catch_up_round_resumes_where_a_killed_worker_stopped(server, owner, embedding_server, monkeypatch):
-    monkeypatch.setattr(semantic, "EMBED_BATCH", 2)
+    monkeypatch.setattr(catchup_rounds, "EMBED_BATCH", 2)
     for key, content in FACTS:
         make_fact(server, key=key, content=content)
     use_endpoint_embeddings(server, owner)
     memory_type_set(server=server, actor=owner, memory_type=MemoryType.SEMANTIC)  # on_commit not run: queued
     catchup = EmbeddingRound.objects.get(server=server)
-    semantic.catchup_run(catchup.pk, batches=1)  # the worker dies after one batch
+    catchup_rounds.catchup_run(catchup.pk, batches=1)  # the worker dies after one batch
     assert FactEmbedding.objects.filter(server=server).count() == 2
     catchup.refresh_from_db()
     assert (catchup.status, catchup.done) == (EmbeddingRoundStatus.RUNNING, 2)
-    semantic.catchup_run(catchup.pk)  # the redelivered task
+    catchup_rounds.catchup_run(catchup.pk)  # the redelivered task
     catchup.refresh_from_db()
     assert (catchup.status, catchup.done) == (EmbeddingRoundStatus.FINISHED, 5)
     assert embedding_server.embedding_calls == 3 and len(embedding_server.embedded_texts()) == 5
@@ -204,10 +205,10 @@ def test_the_progress_bar_follows_the_catch_up_round_and_the_dry_run_counts_call
     dry_run = client.get(reverse("memory:semantic-dry-run", args=[server.guild_id]), headers={"HX-Request": "true"})
     assert "would embed 6 facts in 1 calls" in dry_run.content.decode()
     memory_type_set(server=server, actor=owner, memory_type=MemoryType.SEMANTIC)  # queued, the worker not run yet
-    semantic.catchup_run(EmbeddingRound.objects.get(server=server).pk, batches=0)
+    catchup_rounds.catchup_run(EmbeddingRound.objects.get(server=server).pk, batches=0)
     bar = client.get(reverse("memory:embedding-progress", args=[server.guild_id]), headers={"HX-Request": "true"})
     assert 'hx-trigger="every 2s"' in bar.content.decode() and "0 of 6" in bar.content.decode()
-    semantic.catchup_run(EmbeddingRound.objects.get(server=server).pk)
+    catchup_rounds.catchup_run(EmbeddingRound.objects.get(server=server).pk)
     done = client.get(reverse("memory:embedding-progress", args=[server.guild_id]), headers={"HX-Request": "true"})
     assert "every 2s" not in done.content.decode() and "Every fact in force has its vector" in done.content.decode()
     again = client.get(reverse("memory:semantic-dry-run", args=[server.guild_id]), headers={"HX-Request": "true"})

@@ -14,8 +14,9 @@ from types import SimpleNamespace
 import pytest
 from django.db import connection, connections
 
-from memory import retrieval, server_indexes
-from memory.server_indexes import VECTORS, WORDS
+from memory import retrieval
+from memory.indexing import server_indexes
+from memory.indexing.server_indexes import VECTORS, WORDS
 from memory.models import Fact, FactEmbedding
 from memory.services import fact_retract, server_wipe
 from memory.semantic import NEAREST_SQL, nearest_fact_ids, nearest_params, set_hnsw_search
