@@ -12,14 +12,14 @@ Figures (one line each, the bench/_harness.py format):
   rank by words alone; a `#` line splits the figure between the two kinds.
 - embed.message: the real built-in local provider (memory.clients.embeddings.LocalProvider().query), 200 calls on
   the same messages, those of 12 characters or more: what such a request adds on top of context.hybrid.
-- hnsw.recall10.1m: recall@10 of memory.semantic.nearest_fact_ids (HNSW, filtered by server, with
+- hnsw.recall10.1m: recall@10 of memory.retrieval.meaning.nearest_fact_ids (HNSW, filtered by server, with
   hnsw.iterative_scan) against exact search, on 200 synthetic queries on the million-fact server.
   Exact search is numpy over that server's in-force vectors, read once from PostgreSQL (binary COPY,
   about 1.5 GB in memory): a brute-force dot product of 200 queries against every vector takes seconds,
   where a sequential scan per query in SQL (enable_indexscan off) takes about 2.5 s each; the two agree.
   `#` lines give the p50/p95 of nearest_fact_ids alone, the same recall on the 100k server (whose
   vectors are a tenth of the shared index, so the server filter discards nine candidates in ten), and a
-  sweep of hnsw.ef_search (memory.semantic.HNSW_EF_SEARCH set in this process only, then restored).
+  sweep of hnsw.ef_search (memory.retrieval.meaning.HNSW_EF_SEARCH set in this process only, then restored).
 
 Vectors. Embedding a million facts with the local model takes hours, so the facts of the two bench
 servers of bench/context.py (guild ...0001: 1M facts; guild ...0002: 100k facts; seeded by
@@ -106,7 +106,7 @@ CENTRES_PATH = BASE_DIR / "var" / "bench" / "synthetic_centres.npz"
 HNSW_INDEX = "fact_embedding_hnsw"
 COPY_CHUNK = 50_000
 # More work_mem for the switch to Semantic: counting the facts without a synthetic vector at 1M facts.
-# (memory.semantic.facts_needing_embedding is an anti-join now; this only speeds the hash up.)
+# (memory.indexing.vectors.facts_needing_embedding is an anti-join now; this only speeds the hash up.)
 SWITCH_WORK_MEM = "128MB"
 
 # (label, guild id, server name, facts, p95 target in ms): the servers bench/context.py seeds.
@@ -322,12 +322,12 @@ def _explain_nearest(server_id: int, vector: list[float], limit: int) -> None:
     """EXPLAIN ANALYZE of nearest_fact_ids' query with its own settings (stderr)."""
     from django.db import connection, transaction
 
-    from memory import semantic
+    from memory.retrieval import meaning
 
     with transaction.atomic(), connection.cursor() as cursor:
-        semantic.set_hnsw_search(cursor)
-        cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + semantic.NEAREST_SQL,
-                       semantic.nearest_params(server_id, MODEL_NAME, vector, limit))
+        meaning.set_hnsw_search(cursor)
+        cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + meaning.NEAREST_SQL,
+                       meaning.nearest_params(server_id, MODEL_NAME, vector, limit))
         plan = "\n".join(re.sub(r"'\[[^\]]*\]'", "'[vector]'", row[0]) for row in cursor.fetchall())
     print(f"## nearest_fact_ids(server {server_id}, limit {limit}):\n{plan}\n", file=sys.stderr, flush=True)
 
@@ -368,7 +368,7 @@ def _exact_top(ids: np.ndarray, vectors: np.ndarray, queries: np.ndarray, k: int
 
 
 def _recall(label: str, server_id: int, queries: np.ndarray, k: int, report: bool) -> list[list[int]]:
-    from memory.semantic import nearest_fact_ids
+    from memory.retrieval.meaning import nearest_fact_ids
 
     loaded = time.perf_counter()
     ids, vectors = _server_vectors(server_id)
@@ -402,26 +402,26 @@ def _recall(label: str, server_id: int, queries: np.ndarray, k: int, report: boo
 
 def _ef_search_sweep(server_id: int, queries: np.ndarray, exact: list[list[int]], k: int) -> None:
     """Diagnostic (`#` lines): recall and latency of nearest_fact_ids at other hnsw.ef_search values, by
-    setting memory.semantic.HNSW_EF_SEARCH in this process for the sweep (restored after)."""
-    from memory import semantic
+    setting memory.retrieval.meaning.HNSW_EF_SEARCH in this process for the sweep (restored after)."""
+    from memory.retrieval import meaning
 
-    app_value = semantic.HNSW_EF_SEARCH
+    app_value = meaning.HNSW_EF_SEARCH
     try:
         for ef_search in EF_SEARCH_SWEEP:
-            semantic.HNSW_EF_SEARCH = ef_search
+            meaning.HNSW_EF_SEARCH = ef_search
             for vector in queries[:WARMUP]:
-                semantic.nearest_fact_ids(server_id, MODEL_NAME, vector.tolist(), k)
+                meaning.nearest_fact_ids(server_id, MODEL_NAME, vector.tolist(), k)
             found, samples = 0, []
             for vector, truth in zip(queries, exact, strict=True):
                 started = time.perf_counter()
-                got = semantic.nearest_fact_ids(server_id, MODEL_NAME, vector.tolist(), k)
+                got = meaning.nearest_fact_ids(server_id, MODEL_NAME, vector.tolist(), k)
                 samples.append((time.perf_counter() - started) * 1000)
                 found += len(set(got) & set(truth))
             print(f"# sweep hnsw.ef_search={ef_search}{' (the app)' if ef_search == app_value else ''}: "
                   f"recall@{k}={found / (k * len(queries)):.4f} nearest_fact_ids p50_ms={statistics.median(samples):.2f} "
                   f"p95_ms={percentile(samples, 0.95):.2f}", flush=True)
     finally:
-        semantic.HNSW_EF_SEARCH = app_value
+        meaning.HNSW_EF_SEARCH = app_value
 
 
 def _breakdown(label: str, post, url: str, bodies: list[dict]) -> None:
@@ -494,7 +494,7 @@ def main() -> None:
     from memory.configuration.services import memory_type_set
     from memory.indexing import catchup, vectors
     from memory.models import EmbeddingRound, Exchange, MemoryType
-    from memory.ranking import RELEVANCE_DEPTH
+    from memory.retrieval.ranking import RELEVANCE_DEPTH
     from teams.services import bot_token_issue, bot_token_revoke
 
     started_at = time.perf_counter()

@@ -1,21 +1,25 @@
-"""Dry runs of the memory-type scale: what switching would move, in numbers from the server's data."""
+"""Dry runs of the memory-type scale: what switching would move, in numbers from the server's data (the Semantic
+card's too: what the catch-up would cost, and which facts the vectors already see as the same)."""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
 
+from django.db import connection, transaction
 from django.db.models import Sum
 from django.db.models.functions import Length
 from django.urls import reverse
 from django.utils import timezone
 
+from memory.clients.embeddings import LocalProvider
+from memory.indexing.vectors import EMBED_BATCH, facts_needing_embedding, provider_for
 from teams.models import Server
 
-from .models import Fact
+from .models import Fact, FactEmbedding
 from .types import PROFILES, Addition, ContextOrder, TypeProfile, profile_for
-from .ranking import ScoredFact, Weights, microseconds, rank_top, scored_fact
-from .retrieval import context_strategy, message_relevance
+from memory.retrieval.ranking import ScoredFact, Weights, microseconds, rank_top, scored_fact
+from memory.retrieval.context import context_strategy, message_relevance
 from memory.configuration.selectors import ai_settings_for_server
 from .selectors import search_query_for
 
@@ -159,3 +163,79 @@ def type_cards(server: Server, current: str) -> list[TypeCard]:
         cards.append(TypeCard(profile=profile, is_current=profile.value == current, dry_run=lines,
                               offer_restore_all=offer_restore_all, slot_changes=slot_changes, lazy_url=lazy_url))
     return cards
+
+
+# The Semantic card ------------------------------------------------------------------------
+
+SAME_MEANING = 0.95  # cosine similarity above which the vectors see two facts as saying the same
+SAME_MEANING_SAMPLE = 200
+SAME_MEANING_EXAMPLES = 5
+
+
+@dataclass(frozen=True)
+class SemanticDryRun:
+    provider_label: str
+    fallback_reason: str | None  # why meaning would not be used right after switching
+    facts_to_embed: int
+    calls: int
+    characters: int
+    embedded_already: int
+    same_pairs: list[tuple[Fact, Fact, float]]
+    sampled: int
+
+
+def semantic_dry_run(server: Server) -> SemanticDryRun:
+    """What switching to Semantic would cost in calls and text now, and which facts the vectors already
+    see as saying the same (among the most recently changed embedded facts). No money figures."""
+    provider, reason = provider_for(server)
+    model_name = provider.model_name if provider else ""
+    todo = facts_needing_embedding(server, model_name)
+    counted = todo.aggregate(characters=Sum(Length("content") + Length("key")))
+    facts_to_embed = todo.count()
+    same: list[tuple[int, int, float]] = []
+    sample = 0
+    if provider is not None:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+            cursor.execute(
+                """
+                WITH sample AS (
+                    SELECT e.fact_id, e.vector FROM memory_factembedding e JOIN memory_fact f ON f.id = e.fact_id
+                    WHERE e.server_id = %s AND e.model_name = %s AND f.retracted_at IS NULL
+                    ORDER BY f.changed_at DESC LIMIT %s
+                )
+                SELECT sample.fact_id, nearest.fact_id, 1 - nearest.distance, (SELECT count(*) FROM sample)
+                FROM sample CROSS JOIN LATERAL (
+                    SELECT e.fact_id, e.vector <=> sample.vector AS distance FROM memory_factembedding e
+                    WHERE e.server_id = %s AND e.model_name = %s AND e.fact_id <> sample.fact_id
+                    ORDER BY e.vector <=> sample.vector LIMIT 1
+                ) nearest
+                WHERE 1 - nearest.distance >= %s
+                """,
+                [server.pk, model_name, SAME_MEANING_SAMPLE, server.pk, model_name, SAME_MEANING],
+            )
+            rows = cursor.fetchall()
+        seen: set[tuple[int, int]] = set()
+        for left, right, similarity, sampled in rows:
+            sample = sampled
+            pair = (min(left, right), max(left, right))
+            if pair not in seen:
+                seen.add(pair)
+                same.append((pair[0], pair[1], similarity))
+        if not rows:
+            sample = FactEmbedding.objects.filter(server=server, model_name=model_name).count()
+            sample = min(sample, SAME_MEANING_SAMPLE)
+    same.sort(key=lambda item: -item[2])
+    facts = Fact.objects.in_bulk([pk for left, right, _ in same[:SAME_MEANING_EXAMPLES] for pk in (left, right)])
+    return SemanticDryRun(
+        provider_label=("the built-in local model" if isinstance(provider, LocalProvider)
+                        else f"the embedding endpoint ({model_name})" if provider else "no embedding model"),
+        fallback_reason=reason or None,
+        facts_to_embed=facts_to_embed,
+        calls=-(-facts_to_embed // EMBED_BATCH),
+        characters=counted["characters"] or 0,
+        embedded_already=FactEmbedding.objects.filter(server=server, model_name=model_name).count() if provider else 0,
+        same_pairs=[(facts[left], facts[right], similarity) for left, right, similarity in same[:SAME_MEANING_EXAMPLES]
+                    if left in facts and right in facts],
+        sampled=sample,
+    )

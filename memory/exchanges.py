@@ -22,7 +22,9 @@ from memory.configuration.channels import channel_access
 from .types import TypeProfile, profile_for
 from .models import AuthorKind, Exchange, Fact, Scope
 from .prompt import memory_block
-from .retrieval import SEARCH_RESULT_LIMIT, ContextChoice, context_choice, facts_in_order, search_words
+from memory.retrieval.context import ContextChoice, context_choice
+from memory.retrieval.shown_facts import facts_in_order
+from memory.retrieval.words import SEARCH_RESULT_LIMIT, search_words
 from memory.configuration.selectors import ai_settings_for_server
 from memory.configuration.services import ai_settings_ensure
 from .selectors import summary_text
@@ -257,7 +259,7 @@ def _search(exchange: Exchange, query: str) -> SearchOutcome:
     """Words; under Semantic words and meaning fused, or words with the reason meaning was not used."""
     if not profile_for(exchange.memory_type).embeds:
         return SearchOutcome(facts=search_words(exchange.server, query), mode="words")
-    from .semantic import hybrid_ids
+    from memory.retrieval.fusion import hybrid_ids
 
     ranked = hybrid_ids(exchange.server, ai_settings_for_server(exchange.server), query, SEARCH_RESULT_LIMIT)
     return SearchOutcome(facts=facts_in_order(ranked.ids), mode=ranked.mode, fallback_reason=ranked.fallback_reason)

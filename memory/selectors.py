@@ -19,7 +19,8 @@ from teams.selectors import ACTIVE_TOKEN_COLUMNS
 
 from memory.text.keys import normalise_key
 from .models import PREFIX_CONFIG, AISettings, Exchange, Fact, Summary
-from .retrieval import NEWEST_IN_FORCE_JSON_SQL, newest_facts_from_json
+from memory.retrieval.context import NEWEST_IN_FORCE_JSON_SQL
+from memory.retrieval.shown_facts import newest_facts_from_json
 from memory.text.words import words as text_words
 
 

@@ -210,7 +210,7 @@ def fact_delete(
     number, server = fact.number, fact.server
     with _permit_fact_deletes(reason):
         # The fact's row first, then its vector: the ORM deletes the vector before the fact, the reverse of the
-        # order in which a catch-up batch holds them (memory.semantic.embed_facts_now), which could deadlock.
+        # order in which a catch-up batch holds them (memory.indexing.vectors.embed_facts_now), which could deadlock.
         list(Fact.objects.select_for_update().filter(pk=fact.pk).values_list("pk", flat=True))
         deleted, _ = Fact.objects.filter(pk=fact.pk).delete()
     if deleted:

@@ -14,7 +14,7 @@ So once a server holds SERVER_INDEX_MIN_ROWS rows of a kind, a worker builds a p
 parameters on the client), so the planner picks the smaller index for that server by itself. The build
 runs CONCURRENTLY, so facts keep being written and searched (through the shared index) meanwhile; one
 build per server and kind at a time (an advisory lock). Small servers stay on the shared word index, and
-their nearest facts are found exactly, without a graph (memory.semantic.nearest_fact_ids).
+their nearest facts are found exactly, without a graph (memory.retrieval.meaning.nearest_fact_ids).
 The beat task memory.tasks.maintain_server_indexes (every 10 minutes) builds what is missing, rebuilds a
 build that died half way (PostgreSQL leaves it INVALID) and drops the indexes of servers gone or empty.
 """
@@ -59,7 +59,7 @@ def server_index_name(kind: IndexKind, server_id: int) -> str:
     return f"{kind.prefix}{int(server_id)}"
 
 
-# Whether the index named %(index_name)s is valid (no row: there is none). memory.semantic asks it inside
+# Whether the index named %(index_name)s is valid (no row: there is none). memory.retrieval.meaning asks it inside
 # the nearest search's statement.
 INDEX_VALID_SQL = ("SELECT i.indisvalid FROM pg_class c JOIN pg_index i ON i.indexrelid = c.oid"
                    " WHERE c.relname = %(index_name)s")

@@ -134,14 +134,14 @@ class Fact(models.Model):
         indexes = [
             # Classic context and the default memory page order: newest change first, in force only.
             # It carries the search vector too, so the bot's search can rank the newest matches of a
-            # common word from the index alone (retrieval.search_words).
+            # common word from the index alone (memory.retrieval.words).
             models.Index(
                 fields=["server", "-changed_at", "-id"],
                 include=["search_vector"],
                 condition=Q(retracted_at__isnull=True),
                 name="fact_in_force_newest",
             ),
-            # Ranked context (memory/ranking/): facts in force by their weight, confidence × importance
+            # Ranked context (memory/retrieval/ranking/): facts in force by their weight, confidence × importance
             # (unscored counts as UNSCORED_IMPORTANCE), newest first among equals. It finds the few older facts
             # whose weight could still beat the newest ones; changed_at is a key column so that the time window
             # those facts must fall in is checked on the index entries, before any table row is read.

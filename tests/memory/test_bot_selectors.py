@@ -6,7 +6,7 @@ import pytest
 
 from memory.exchanges import IncomingMessage, exchange_open
 from memory.models import AISettings, Exchange, Fact, MemoryType
-from memory.retrieval import context_choice
+from memory.retrieval.context import context_choice
 from memory.configuration.selectors import ai_settings_for_server
 from memory.configuration.services import ai_settings_ensure
 from memory.selectors import bot_token_and_server, exchange_for_bot, summary_text
@@ -180,14 +180,14 @@ def test_a_new_instance_is_what_the_models_constructor_gives(server):
 
 
 def _context_values(facts):
-    from memory.retrieval import CONTEXT_FIELDS
+    from memory.retrieval.shown_facts import CONTEXT_FIELDS
 
     return [[(name, getattr(fact, name), type(getattr(fact, name))) for name in CONTEXT_FIELDS] for fact in facts]
 
 
 @pytest.mark.parametrize("memory_type", [MemoryType.CLASSIC, MemoryType.LEDGER, MemoryType.ARCHIVE])
 def test_the_context_calls_lookup_reads_the_newest_facts_exactly_as_the_separate_query(server, bot_token, memory_type):
-    from memory.retrieval import _most_recently_changed
+    from memory.retrieval.context import _most_recently_changed
 
     ai_settings_ensure(server=server)
     AISettings.objects.filter(server=server).update(memory_type=memory_type, max_injected_items=4)

@@ -12,7 +12,7 @@ from memory.indexing import vectors
 from memory.clients.embeddings import LOCAL_MODEL_NAME, LocalProvider
 from memory.exchanges import IncomingMessage, exchange_open, exchange_search
 from memory.models import EmbeddingRound, EmbeddingRoundStatus, FactEmbedding, MemoryType, ModelPurpose
-from memory.retrieval import search_words
+from memory.retrieval.words import search_words
 from memory.configuration.services import memory_type_set, model_endpoint_set
 from memory.services import fact_update
 from tests.factories import make_fact
@@ -183,7 +183,7 @@ def test_the_local_provider_needs_no_network_and_gives_real_vectors():
 
 
 def test_ranked_relevance_under_semantic_uses_meaning(semantic_server, owner):
-    from memory.retrieval import message_relevance
+    from memory.retrieval.context import message_relevance
 
     relevance = message_relevance(semantic_server, "does anyone here speak French?", semantic_server.ai_settings)
     language = semantic_server.facts.get(key="language")

@@ -14,12 +14,12 @@ from types import SimpleNamespace
 import pytest
 from django.db import connection, connections
 
-from memory import retrieval
+from memory.retrieval import words as word_search
 from memory.indexing import server_indexes
 from memory.indexing.server_indexes import VECTORS, WORDS
 from memory.models import Fact, FactEmbedding
 from memory.services import fact_retract, server_wipe
-from memory.semantic import NEAREST_SQL, nearest_fact_ids, nearest_params, set_hnsw_search
+from memory.retrieval.meaning import NEAREST_SQL, nearest_fact_ids, nearest_params, set_hnsw_search
 from memory.tasks import maintain_server_indexes
 from teams.admin import ServerAdmin
 from tests.factories import make_fact
@@ -183,8 +183,8 @@ def test_the_words_search_of_a_large_server_reads_its_own_word_index_and_finds_t
         make_fact(server, key=f"note_{index}", content=f"raid night {index}" + (" ferret" if index % 9 == 0 else ""))
     for index in range(10):
         make_fact(other_server, key=f"note_{index}", content=f"ferret raid {index}")
-    monkeypatch.setattr(retrieval, "FIRST_WALK", 4)  # the walk sees too few: the GIN index is read
-    before = retrieval.search_word_ids(server.pk, "ferret raid")
+    monkeypatch.setattr(word_search, "FIRST_WALK", 4)  # the walk sees too few: the GIN index is read
+    before = word_search.search_word_ids(server.pk, "ferret raid")
     assert len(before) == 5
 
     assert maintain_server_indexes() == 1  # words only: the server has no vectors
@@ -193,8 +193,8 @@ def test_the_words_search_of_a_large_server_reads_its_own_word_index_and_finds_t
     own = server_indexes.server_index_name(WORDS, server.pk)
     assert own in plan_of_word_search(server.pk, "ferret & raid")
     assert own not in plan_of_word_search(other_server.pk, "ferret & raid")
-    assert retrieval.search_word_ids(server.pk, "ferret raid") == before
-    assert len(retrieval.search_word_ids(other_server.pk, "ferret raid")) == 10
+    assert word_search.search_word_ids(server.pk, "ferret raid") == before
+    assert len(word_search.search_word_ids(other_server.pk, "ferret raid")) == 10
 
 
 def test_a_small_server_s_nearest_facts_are_found_exactly_without_the_shared_graph(server, other_server,

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from consolidation.pairs import key_words
 from memory.models import Fact
-from memory.retrieval import search_words
+from memory.retrieval.words import search_words
 from memory.services import FactAuthor, fact_create
 from memory.transfer import export_lines, import_lines
 from tests.conftest import logged_in_client

@@ -1,4 +1,4 @@
-"""The fast top N of memory/ranking gives exactly what scoring every fact gives, on every branch."""
+"""The fast top N of memory/retrieval/ranking gives exactly what scoring every fact gives, on every branch."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from config.rows import columns
 from memory.models import Fact
-from memory.ranking import Weights, microseconds, rank_top, relevance_by_position, top
+from memory.retrieval.ranking import Weights, microseconds, rank_top, relevance_by_position, top
 from tests.factories import make_fact
 
 from .ranking_reference import rank_every_fact

@@ -9,14 +9,15 @@ import pytest
 from django.utils import timezone
 
 from memory.models import Fact, MemoryType
-from memory.ranking import RELEVANCE_DEPTH, Weights, relevance_by_position
-from memory.retrieval import context_choice, search_word_ids
+from memory.retrieval.ranking import RELEVANCE_DEPTH, Weights, relevance_by_position
+from memory.retrieval.context import context_choice
+from memory.retrieval.words import search_word_ids
 from memory.configuration.selectors import ai_settings_for_server
 from memory.services import fact_retract
 from tests.api.helpers import configure
 from tests.factories import make_fact
 
-from .ranking_reference import rank_every_fact
+from tests.memory.retrieval.ranking.ranking_reference import rank_every_fact
 
 
 def keys(facts) -> list[str]:

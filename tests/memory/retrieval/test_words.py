@@ -14,13 +14,13 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from memory import retrieval
+from memory.retrieval import words as word_search
 from memory.exchanges import ExchangeRefused, IncomingMessage, exchange_open, exchange_search
 from memory.models import SEARCH_CONFIG, Fact, MemoryType
 from memory.configuration.services import memory_type_set
 from memory.services import fact_retract
 
-from ..factories import make_fact
+from tests.factories import make_fact
 
 pytestmark = pytest.mark.django_db
 
@@ -67,15 +67,15 @@ def test_every_way_to_the_candidates_finds_what_the_ranking_promises(mixed_serve
     """Facts with all the words come first, in exact rank order (there are fewer than ten of them, so
     every way must find them all, however old); with three words or more, facts with all but one fill up
     to ten, best rank first among the newest matches; nothing retracted, nothing that does not match."""
-    monkeypatch.setattr(retrieval, "FIRST_WALK", first_walk)
-    monkeypatch.setattr(retrieval, "MAX_WALK", max_walk)
-    words = retrieval._words(query)
+    monkeypatch.setattr(word_search, "FIRST_WALK", first_walk)
+    monkeypatch.setattr(word_search, "MAX_WALK", max_walk)
+    words = word_search._words(query)
     with_all = exact_ranking(mixed_server, " & ".join(words))
     with connection.cursor() as cursor:
-        lexemes = retrieval._lexemes(cursor, " ".join(words))
-    relaxed = retrieval._all_but_one(lexemes) if len(lexemes) >= 3 else None
+        lexemes = word_search._lexemes(cursor, " ".join(words))
+    relaxed = word_search._all_but_one(lexemes) if len(lexemes) >= 3 else None
     with_most = exact_ranking(mixed_server, relaxed, with_all, config="simple") if relaxed else []
-    found = [fact.pk for fact in retrieval.search_words(mixed_server, query)]
+    found = [fact.pk for fact in word_search.search_words(mixed_server, query)]
 
     assert len(with_all) < 10 or len(words) == 1
     assert found[: min(10, len(with_all))] == with_all[:10]
@@ -89,8 +89,8 @@ def test_every_way_to_the_candidates_finds_what_the_ranking_promises(mixed_serve
 
 
 def test_a_rare_old_word_is_found_past_the_first_walk(mixed_server, monkeypatch):
-    monkeypatch.setattr(retrieval, "FIRST_WALK", 4)
-    found = retrieval.search_words(mixed_server, "ferret")
+    monkeypatch.setattr(word_search, "FIRST_WALK", 4)
+    found = word_search.search_words(mixed_server, "ferret")
     assert sorted(fact.key for fact in found) == ["note_2", "note_5", "note_8"]
 
 
@@ -103,9 +103,9 @@ def test_a_walk_that_saw_every_fact_in_force_is_the_whole_answer(server, monkeyp
     for fact in facts[2:]:
         fact_retract(fact=fact, reason="wrong")
     make_fact(server, key="pet", content="kai has a ferret")
-    monkeypatch.setattr(retrieval, "FIRST_WALK", 5)  # more than the 3 in force, fewer than the 13 numbers
+    monkeypatch.setattr(word_search, "FIRST_WALK", 5)  # more than the 3 in force, fewer than the 13 numbers
     with CaptureQueriesContext(connection) as queries:
-        found = retrieval.search_word_ids(server.pk, "ferret")
+        found = word_search.search_word_ids(server.pk, "ferret")
     assert [Fact.objects.get(pk=pk).key for pk in found] == ["pet"]
     assert not any("WITH matches" in query["sql"] for query in queries.captured_queries)
     assert len(queries) == 3  # the walk, the numbers handed out, the look past the walk's end
@@ -115,9 +115,9 @@ def test_a_search_of_two_passes_reads_the_server_s_size_once(mixed_server, monke
     """Both passes (all the words, then all but one) may need the server's size; each is read once."""
     from django.test.utils import CaptureQueriesContext
 
-    monkeypatch.setattr(retrieval, "FIRST_WALK", 4)
+    monkeypatch.setattr(word_search, "FIRST_WALK", 4)
     with CaptureQueriesContext(connection) as queries:
-        found = retrieval.search_word_ids(mixed_server.pk, "ferret raid chat")
+        found = word_search.search_word_ids(mixed_server.pk, "ferret raid chat")
     statements = [query["sql"] for query in queries.captured_queries]
     assert sum("simple" in sql for sql in statements) >= 1  # the second pass ran
     assert sum("FROM memory_factcounter" in sql for sql in statements) == 1
@@ -138,7 +138,7 @@ def test_a_wiped_server_that_handed_out_a_million_numbers_is_not_searched_throug
     FactCounter.objects.filter(server=server).update(last_number=1_000_000)  # a large server, wiped
     make_fact(server, key="pet", content="kai has a ferret")
     with CaptureQueriesContext(connection) as queries:
-        found = retrieval.search_word_ids(server.pk, "ferret")
+        found = word_search.search_word_ids(server.pk, "ferret")
     assert [Fact.objects.get(pk=pk).key for pk in found] == ["pet"]
     assert not any("WITH matches" in query["sql"] for query in queries.captured_queries)
 
@@ -183,4 +183,4 @@ def test_a_new_fact_enters_the_word_index_itself_not_a_pending_list_every_search
         cursor.execute("SET LOCAL enable_seqscan = off")
         cursor.execute("EXPLAIN SELECT id FROM memory_fact WHERE search_vector @@ to_tsquery('english', 'ferret')")
         assert "fact_search" in "\n".join(row[0] for row in cursor.fetchall())
-    assert retrieval.search_word_ids(server.pk, "ferret") == [fact.pk]
+    assert word_search.search_word_ids(server.pk, "ferret") == [fact.pk]

@@ -1,5 +1,5 @@
 """The exact top N of a server's facts by score, without scoring every fact (the threshold algorithm
-described in memory/ranking/__init__.py)."""
+described in memory/retrieval/ranking/__init__.py)."""
 
 from __future__ import annotations
 
@@ -296,7 +296,7 @@ def _raised(value: float, ulps: int = _ULPS) -> float:
 def rank_top(server_id: int, weights: Weights, limit: int, relevance: dict[int, float], now: datetime,
              columns: Columns | None = None) -> RankingRun:
     """The exact `limit` best facts in force of the server, best first: the same facts in the same order
-    as scoring every fact gives (tests/memory/ranking_reference.py does that). With `columns` (of
+    as scoring every fact gives (tests/memory/retrieval/ranking/ranking_reference.py does that). With `columns` (of
     memory_fact under their alias), RankingRun.columns holds them for every fact ranked."""
     if weights.recency == 0 and weights.importance > 0:
         return _rank_by_weight(_Walk(server_id, weights, relevance, now, limit, _HEAVIEST, columns))

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from memory.models import AISettings
-from memory.ranking import (
+from memory.retrieval.ranking import (
     HALF_LIFE,
     RELEVANCE_DEPTH,
     Weights,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from memory.models import Fact
-from memory.ranking import ScoredFact, Weights, microseconds, scored_fact
+from memory.retrieval.ranking import ScoredFact, Weights, microseconds, scored_fact
 from teams.models import Server
 
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from ..models import UNSCORED_IMPORTANCE, AISettings
+from memory.models import UNSCORED_IMPORTANCE, AISettings
 
 # A fact changed a month ago counts half as recent as one changed now, one changed a year ago about
 # 1/4600: conversations in a community move on over weeks, and importance keeps what lasts (rules,

@@ -6,7 +6,7 @@ of a server without scoring every one of its facts (top.py).
 - recency = 0.5 ** (age of the last change / HALF_LIFE): 1 for a fact changed now, ½ after 30 days;
 - importance is what the model rated when it wrote the fact (0–1); unscored counts as UNSCORED_IMPORTANCE;
 - relevance = 1 − position / RELEVANCE_DEPTH in the full-text results for the current message
-  (retrieval.search_word_ids); a fact the search did not return gets 0;
+  (memory.retrieval.words.search_word_ids); a fact the search did not return gets 0;
 - confidence (0–1) multiplies the whole: it can only lower a score.
 
 It ranks and never filters: nothing is stored, so a fact that misses the cut on one message is a
@@ -25,7 +25,7 @@ weight index read go to the database together; a hint is checked, and a wrong on
 The database scores each candidate and sends only those within SQL_MARGIN of T (reading a timestamp
 into Python costs more than scoring it): a few dozen rows per message. Python then scores them again
 with score.score(), and only that score orders facts, so the fast path agrees exactly with scoring every
-fact in Python (tests/memory/ranking_reference.py).
+fact in Python (tests/memory/retrieval/ranking/ranking_reference.py).
 """
 
 from .score import (
