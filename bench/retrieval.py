@@ -35,7 +35,7 @@ def _server_with_vectors():
     from memory.clients.embeddings import LocalProvider
     from memory.models import Fact
     from memory.indexing.vectors import embed_facts_now
-    from memory.services import FactAuthor, fact_create
+    from memory.facts.services import FactAuthor, fact_create
 
     server, user = bench_server_and_user(GUILD_ID, SERVER_NAME)
     by_key = {fact.key: fact for fact in Fact.objects.filter(server=server, retracted_at__isnull=True)}

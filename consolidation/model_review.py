@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from memory.text.hints import looks_like_instructions
 from memory.clients.chat import ModelError, chat_completion
 from memory.models import ModelEndpoint
-from memory.selectors import summary_text
+from memory.facts.selectors import summary_text
 from teams.models import Server
 
 from .models import ProposalKind

@@ -31,7 +31,6 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, OperationalError, connection, transaction
-from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from config.queue import enqueue, enqueue_on_commit
@@ -51,6 +50,7 @@ from .models import (
     RoundTrigger,
     SummaryDraft,
 )
+from .holds import ADVISORY_LOCK_NAMESPACE, hold_rounds_off
 from .pairs import Pair, PairingFact, find_pairs
 from .selectors import (
     consolidation_model,
@@ -75,7 +75,6 @@ NEVER_QUIET_DAYS = 7
 # so moderators never face thousands of proposals at once, and contradictions are never crowded out.
 MAX_DUPLICATES_PER_ROUND = 100
 MAX_CONTRADICTIONS_PER_ROUND = 50
-ADVISORY_LOCK_NAMESPACE = 0x10E0  # (namespace, server id) transaction lock: a round tries it, a wipe waits for it
 
 
 def quiet_after() -> timedelta:
@@ -220,30 +219,6 @@ def _server_lock(server: Server) -> bool:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_try_advisory_xact_lock(%s, %s)", [ADVISORY_LOCK_NAMESPACE, server.pk])
         return bool(cursor.fetchone()[0])
-
-
-def hold_rounds_off(server: Server) -> None:
-    """Inside a transaction: wait for a round's database work on the server to end (a moment: the model is
-    asked without the lock), and keep rounds from reading or writing until the transaction ends (a round
-    that finds the lock taken at its start is retried later by its task; one about to write waits, then
-    drops the pairs whose facts are gone). Wipes hold it, so a round never proposes wiped facts again."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [ADVISORY_LOCK_NAMESPACE, server.pk])
-
-
-def discard_server_results(server: Server) -> int:
-    """Delete the server's proposals and summary drafts, answered or not (a wipe: they quote its facts)."""
-    proposals, _ = Proposal.objects.filter(server=server).delete()
-    drafts, _ = SummaryDraft.objects.filter(server=server).delete()
-    return proposals + drafts
-
-
-def discard_results_quoting(server: Server, facts: QuerySet[Fact]) -> int:
-    """Before these facts are deleted (a member wipe): delete the proposals that quote one of them, answered
-    or not, and when there are any such facts the summary draft still waiting (it may be drawn from them)."""
-    proposals, _ = Proposal.objects.filter(Q(keeper__in=facts) | Q(other__in=facts)).delete()
-    drafts = SummaryDraft.objects.filter(server=server, status=DraftStatus.PENDING).delete()[0] if facts.exists() else 0
-    return proposals + drafts
 
 
 @dataclass

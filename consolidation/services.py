@@ -13,7 +13,7 @@ from django.utils import timezone
 from guardian.shortcuts import assign_perm, remove_perm
 
 from memory.models import AuthorKind, Fact
-from memory.services import FactAuthor, fact_create, fact_retract, summary_set
+from memory.facts.services import FactAuthor, fact_create, fact_retract, summary_set
 from teams.models import Membership, Server
 from teams.services import audit_record
 

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from memory.configuration.selectors import ai_settings_for_server
-from memory.selectors import summary_current
+from memory.facts.selectors import summary_current
 from memory.types import profile_for
 from teams.models import Server
 from teams.panel import HtmxHttpRequest, panel_login_required

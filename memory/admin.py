@@ -5,10 +5,19 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
+from django.http import Http404
 
 from .models import AISettings, Channel, Exchange, Fact, ModelEndpoint, Scope, Summary
 from memory.configuration.services import model_endpoint_set
-from .services import FactAuthor, FactConflict, fact_create, fact_delete, fact_update, validate_member_id
+from memory.facts.services import (
+    FactAuthor,
+    FactConflict,
+    FactGone,
+    fact_create,
+    fact_delete,
+    fact_update,
+    validate_member_id,
+)
 from memory.text.limits import validate_content, validate_key, validate_unit_interval
 
 
@@ -93,6 +102,8 @@ class FactAdmin(admin.ModelAdmin):
             self.message_user(request, f"{conflict} Nothing was saved; open it again to see what it holds now.",
                               messages.ERROR)
             return
+        except FactGone as gone:
+            raise Http404(str(gone)) from None
         obj.version, obj.changed_at = saved.version, saved.changed_at
 
     def delete_model(self, request, obj):

@@ -14,7 +14,7 @@ from teams.services import configure_grant, membership_add, server_create, team_
 from .demo_data import DEMO_FACTS, DEMO_GUILD_ID, DEMO_OTHER_SERVER_FACTS, DEMO_RETRACTIONS, DEMO_SUMMARY
 from .models import Fact, MemoryType
 from memory.configuration.services import memory_type_set
-from .services import FactAuthor, fact_create, fact_retract, summary_set
+from memory.facts.services import FactAuthor, fact_create, fact_retract, summary_set
 
 OTHER_GUILD_ID = "100000000000000002"
 DEMO_USERS = {"admin": "admin", "viewer": "viewer", "other": "other"}

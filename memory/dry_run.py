@@ -21,7 +21,7 @@ from .types import PROFILES, Addition, ContextOrder, TypeProfile, profile_for
 from memory.retrieval.ranking import ScoredFact, Weights, microseconds, rank_top, scored_fact
 from memory.retrieval.context import context_strategy, message_relevance
 from memory.configuration.selectors import ai_settings_for_server
-from .selectors import search_query_for
+from memory.facts.listing import search_query_for
 
 SAMPLE_MESSAGE_MAX_LENGTH = 500
 # The cards whose numbers take a moment (a round's pairs, the catch-up's cost) load them from these URLs.

@@ -27,8 +27,8 @@ from memory.retrieval.shown_facts import facts_in_order
 from memory.retrieval.words import SEARCH_RESULT_LIMIT, search_words
 from memory.configuration.selectors import ai_settings_for_server
 from memory.configuration.services import ai_settings_ensure
-from .selectors import summary_text
-from .services import FactAuthor, fact_create, fact_delete, fact_retract, validate_member_id
+from memory.facts.selectors import summary_text
+from memory.facts.services import FactAuthor, fact_create, fact_delete, fact_retract, validate_member_id
 from memory.text.limits import clean_text, validate_content, validate_key, validate_unit_interval
 
 REASON_MAX_LENGTH = 500

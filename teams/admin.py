@@ -91,7 +91,7 @@ class ServerAdmin(GuardedModelAdmin):
 
     def delete_model(self, request, obj):
         # Facts are only deleted through memory's services (a database guard enforces it): wipe first.
-        from memory.services import server_wipe
+        from memory.facts.services import server_wipe
 
         server_wipe(server=obj, actor=request.user)
         obj.delete()

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET
 from memory.types import DEFAULT_MEMORY_TYPE, profile_for
 
 from .permissions import servers_configurable_by, servers_visible_to
-from .selectors import servers_with_memory_overview
+from memory.facts.selectors import servers_with_memory_overview
 
 
 @login_required

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, JsonResponse
 
-from memory.selectors import bot_token_and_server
+from memory.bot.selectors import bot_token_and_server
 from teams.models import SNOWFLAKE_REGEX, BotToken, Server
 from teams.selectors import bot_token_active_by_hash
 from teams.services import bot_token_hash, bot_token_mark_used

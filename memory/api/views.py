@@ -18,7 +18,7 @@ from memory.exchanges import (
 from memory.models import Exchange
 from memory.reply import ReplyFailed, reply_to_message
 from memory.configuration.selectors import ai_settings_for_server
-from memory.selectors import exchange_for_bot
+from memory.bot.selectors import exchange_for_bot
 from teams.models import BotToken, Server
 
 from .http import ApiError, bot_api, error_response, json_body, public_api

@@ -17,7 +17,7 @@ from ..forms import PlaygroundForm
 from ..models import ModelPurpose
 from ..reply import ReplyFailed, reply_to_message
 from memory.configuration.selectors import channel_names, model_endpoints_for_server
-from memory.selectors import exchanges_for_server
+from memory.bot.selectors import exchanges_for_server
 
 EXCHANGE_PAGE_SIZE = 25
 

@@ -15,8 +15,16 @@ from teams.permissions import can_configure, server_for_configurer, server_for_v
 
 from ..forms import FactCreateForm, FactEditForm
 from ..models import Fact
-from memory.selectors import fact_by_number
-from memory.services import FactAuthor, FactConflict, fact_create, fact_delete, fact_restore, fact_update
+from memory.facts.selectors import fact_by_number
+from memory.facts.services import (
+    FactAuthor,
+    FactConflict,
+    FactGone,
+    fact_create,
+    fact_delete,
+    fact_restore,
+    fact_update,
+)
 
 # Client event after a fact was added, deleted or restored: the fact list (its count, tabs and rows) reloads
 # itself once the answer is on the page (after the swap settles, so the row the user acted on is seen first).
@@ -87,6 +95,8 @@ def fact_detail(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpRes
                                importance=data["importance"])
         except FactConflict as stale:
             conflict = stale.current
+        except FactGone as gone:
+            raise Http404(str(gone)) from None
         except ValidationError as error:
             form.add_error(None, error)
         else:
@@ -127,6 +137,8 @@ def fact_restore_view(request: HtmxHttpRequest, guild_id: str, number: int) -> H
     fact = _fact_or_404(server, number)
     try:
         fact_restore(fact=fact, actor=request.user)
+    except FactGone as gone:
+        raise Http404(str(gone)) from None
     except ValidationError:
         pass  # already in force (restored by someone else): show it as it is
     return _facts_changed(_row(request, _fact_or_404(server, number), can_configure=True))

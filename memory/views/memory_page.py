@@ -17,7 +17,8 @@ from ..forms import FactCreateForm
 from memory.text.hints import content_hint
 from memory.types import PROFILES, profile_for
 from memory.configuration.selectors import ai_settings_for_server
-from memory.selectors import SORTS, FactFilter, FactPage, FactState, fact_page_or_nearest, servers_with_retracted_facts
+from memory.facts.listing import SORTS, FactFilter, FactPage, FactState, fact_page_or_nearest
+from memory.facts.selectors import servers_with_retracted_facts
 from .server_memory import summary_block_context
 
 

@@ -23,9 +23,9 @@ from ..forms import SummaryForm, WipeForm
 from memory.types import PROFILES, profile_for
 from ..models import Fact
 from memory.configuration.selectors import ai_settings_for_server
-from memory.selectors import summary_current, summary_earlier_count, summary_versions
+from memory.facts.selectors import summary_current, summary_earlier_count, summary_versions
 from memory.configuration.services import memory_type_set
-from memory.services import FactAuthor, facts_restore_all, member_wipe, server_wipe, summary_set
+from memory.facts.services import FactAuthor, facts_restore_all, member_wipe, server_wipe, summary_set
 
 AUDIT_PAGE_SIZE = 50
 SUMMARY_HISTORY_PAGE_SIZE = 20

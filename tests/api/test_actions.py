@@ -13,7 +13,7 @@ from django.test import Client
 from django.utils import timezone
 
 from memory.models import AuthorKind, Exchange, Fact, MemoryType
-from memory.services import FactAuthor, fact_retract
+from memory.facts.services import FactAuthor, fact_retract
 
 from ..factories import UserFactory, make_fact
 from .helpers import Api, assert_error, configure, memory_state

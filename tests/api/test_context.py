@@ -10,7 +10,7 @@ from django.test import Client
 from django.utils import timezone
 
 from memory.models import Exchange, MemoryType
-from memory.services import FactAuthor, fact_retract, fact_update, summary_set
+from memory.facts.services import FactAuthor, fact_retract, fact_update, summary_set
 
 from ..factories import UserFactory, make_fact
 from .helpers import MESSAGE, Api, assert_error, configure, memory_state, message

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from memory.models import Exchange, MemoryType
-from memory.services import FactAuthor, summary_set
+from memory.facts.services import FactAuthor, summary_set
 
 from ..factories import make_fact
 from .helpers import configure, memory_state

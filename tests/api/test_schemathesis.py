@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 
 from memory.exchanges import IncomingMessage, exchange_open
 from memory.models import MemoryType
-from memory.services import FactAuthor, summary_set
+from memory.facts.services import FactAuthor, summary_set
 
 from ..factories import make_fact
 from .helpers import SCHEMA, assert_answer_conforms, configure

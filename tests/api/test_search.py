@@ -9,7 +9,7 @@ from django.test import Client
 from django.utils import timezone
 
 from memory.models import Exchange, MemoryType
-from memory.services import fact_retract
+from memory.facts.services import fact_retract
 
 from ..factories import make_fact
 from .helpers import Api, assert_error, configure, memory_state

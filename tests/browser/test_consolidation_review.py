@@ -8,7 +8,7 @@ from consolidation.models import ConsolidationRound, Proposal, ProposalKind, Pro
 from consolidation.rounds import round_run
 from memory.models import Fact, MemoryType
 from memory.configuration.services import memory_type_set
-from memory.services import FactAuthor
+from memory.facts.services import FactAuthor
 from tests.conftest import FILLER
 from tests.factories import make_fact
 

@@ -9,7 +9,7 @@ from consolidation.models import ConsolidationRound, DraftStatus, Proposal, Prop
 from consolidation.rounds import round_run
 from consolidation.services import proposal_answer, summary_draft_answer
 from memory.models import Fact, Summary
-from memory.services import FactAuthor, fact_restore, fact_update, summary_set
+from memory.facts.services import FactAuthor, fact_restore, fact_update, summary_set
 from teams.models import AuditEntry
 
 pytestmark = pytest.mark.django_db

@@ -17,7 +17,7 @@ from consolidation.rounds import refusal_reason, round_queue, round_run, round_t
 from memory.exchanges import IncomingMessage, exchange_open
 from memory.models import Fact, MemoryType, Summary
 from memory.configuration.services import memory_type_set
-from memory.services import fact_retract, fact_update, server_wipe
+from memory.facts.services import fact_retract, fact_update, server_wipe
 from tests.conftest import long_ago
 from tests.factories import make_fact, make_server
 from tests.model_server import Slow, Status, answer

@@ -8,7 +8,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from memory.models import Fact
-from memory.selectors import summary_current
+from memory.facts.selectors import summary_current
 from teams.models import Server
 from teams.permissions import can_configure, servers_visible_to
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from memory.exchanges import Retract, Supersede, exchange_apply_actions, exchange_open, exchange_search
 from memory.models import AuthorKind, Fact
-from memory.services import fact_retract
+from memory.facts.services import fact_retract
 from tests.factories import UserFactory, make_fact, make_server, make_team
 
 from .conftest import CHANNEL, PAUL, facts_snapshot, paul_says, set_channel_rules, use_memory_type

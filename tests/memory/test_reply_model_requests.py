@@ -7,7 +7,7 @@ import pytest
 
 from memory.models import ModelEndpoint
 from memory.reply import HistoryMessage, reply_to_message
-from memory.services import FactAuthor, summary_set
+from memory.facts.services import FactAuthor, summary_set
 from tests.factories import make_fact
 
 from .conftest import (

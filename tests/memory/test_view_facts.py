@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from memory.models import Fact
-from memory.services import fact_retract, fact_update
+from memory.facts.services import fact_retract, fact_update
 from teams.models import AuditEntry
 from tests.conftest import logged_in_client
 from tests.factories import make_fact

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from memory import urls as memory_urls
 from memory.models import Exchange
-from memory.services import fact_retract
+from memory.facts.services import fact_retract
 from tests.conftest import logged_in_client
 from tests.factories import make_fact
 

@@ -10,7 +10,7 @@ from django.db import connection, transaction
 from memory.exchanges import IncomingMessage, Retract, Supersede, exchange_apply_actions, exchange_open
 from memory.models import Exchange, Fact, MemoryType
 from memory.configuration.services import memory_type_set
-from memory.services import FactConflict, fact_update, server_wipe
+from memory.facts.services import FactConflict, fact_update, server_wipe
 from tests.factories import make_fact
 from tests.model_server import Slow, answer
 

@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from memory.models import Fact, Summary
-from memory.services import FactAuthor, fact_retract, summary_set
+from memory.facts.services import FactAuthor, fact_retract, summary_set
 from tests.factories import make_fact, make_server
 
 pytestmark = pytest.mark.django_db
@@ -68,7 +68,7 @@ def _fact_line(source, number: int) -> dict:
 
 
 def test_importing_into_a_wiped_server_never_hands_out_an_old_number_again(server, owner, tmp_path):
-    from memory.services import server_wipe
+    from memory.facts.services import server_wipe
 
     facts = [make_fact(server, key=f"fact_{n}") for n in range(5)]
     first = _fact_line(server, facts[0].number)

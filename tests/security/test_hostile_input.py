@@ -16,7 +16,7 @@ from consolidation.rounds import round_run
 from memory.exchanges import IncomingMessage, exchange_finish, exchange_open
 from memory.models import MemoryType, ModelPurpose
 from memory.configuration.services import memory_type_set, model_endpoint_set
-from memory.services import FactAuthor, summary_set
+from memory.facts.services import FactAuthor, summary_set
 from teams.models import AuditEntry, Server
 from teams.services import audit_record
 from tests.conftest import logged_in_client

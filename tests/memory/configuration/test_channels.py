@@ -8,7 +8,7 @@ import pytest
 
 from memory.configuration.channels import channel_access
 from memory.models import AISettings, Exchange
-from memory.services import FactAuthor, summary_set
+from memory.facts.services import FactAuthor, summary_set
 from tests.factories import make_fact
 
 from tests.memory.conftest import PAUL, api_post, context_url, set_channel_rules, use_memory_type

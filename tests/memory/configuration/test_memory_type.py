@@ -9,7 +9,7 @@ from memory.types import profile_for
 from memory.models import Fact, MemoryType
 from memory.configuration.selectors import ai_settings_for_server
 from memory.configuration.services import memory_type_set
-from memory.services import fact_retract
+from memory.facts.services import fact_retract
 from teams.models import AuditEntry
 from tests.factories import make_fact
 

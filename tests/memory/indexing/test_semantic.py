@@ -14,7 +14,7 @@ from memory.exchanges import IncomingMessage, exchange_open, exchange_search
 from memory.models import EmbeddingRound, EmbeddingRoundStatus, FactEmbedding, MemoryType, ModelPurpose
 from memory.retrieval.words import search_words
 from memory.configuration.services import memory_type_set, model_endpoint_set
-from memory.services import fact_update
+from memory.facts.services import fact_update
 from tests.factories import make_fact
 from tests.memory.conftest import use_endpoint_embeddings
 from tests.model_server import Status, played_model

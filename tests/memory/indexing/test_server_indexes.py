@@ -18,7 +18,7 @@ from memory.retrieval import words as word_search
 from memory.indexing import server_indexes
 from memory.indexing.server_indexes import VECTORS, WORDS
 from memory.models import Fact, FactEmbedding
-from memory.services import fact_retract, server_wipe
+from memory.facts.services import fact_retract, server_wipe
 from memory.retrieval.meaning import NEAREST_SQL, nearest_fact_ids, nearest_params, set_hnsw_search
 from memory.tasks import maintain_server_indexes
 from teams.admin import ServerAdmin

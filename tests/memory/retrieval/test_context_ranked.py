@@ -13,7 +13,7 @@ from memory.retrieval.ranking import RELEVANCE_DEPTH, Weights, relevance_by_posi
 from memory.retrieval.context import context_choice
 from memory.retrieval.words import search_word_ids
 from memory.configuration.selectors import ai_settings_for_server
-from memory.services import fact_retract
+from memory.facts.services import fact_retract
 from tests.api.helpers import configure
 from tests.factories import make_fact
 

@@ -18,7 +18,7 @@ from memory.retrieval import words as word_search
 from memory.exchanges import ExchangeRefused, IncomingMessage, exchange_open, exchange_search
 from memory.models import SEARCH_CONFIG, Fact, MemoryType
 from memory.configuration.services import memory_type_set
-from memory.services import fact_retract
+from memory.facts.services import fact_retract
 
 from tests.factories import make_fact
 
@@ -131,7 +131,7 @@ def test_a_wiped_server_that_handed_out_a_million_numbers_is_not_searched_throug
     from django.test.utils import CaptureQueriesContext
 
     from memory.models import FactCounter
-    from memory.services import server_wipe
+    from memory.facts.services import server_wipe
 
     make_fact(server, key="old", content="the ferret from before")
     server_wipe(server=server, actor=owner)

@@ -1,4 +1,5 @@
-"""Every write to memory: facts, the summary, AI settings and model endpoints."""
+"""Every write to facts and the summary, and the wipes: the one module that may delete facts (the database refuses
+any other delete, migration 0004; tests/memory/facts/test_no_other_fact_deletes.py refuses a new path here)."""
 
 from __future__ import annotations
 
@@ -11,24 +12,14 @@ from datetime import datetime
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import connection, models, transaction
-from django.http import Http404
 from django.utils import timezone
 
-from teams.models import SNOWFLAKE_REGEX, Server
+from consolidation.holds import discard_results_quoting, discard_server_results, hold_rounds_off
 from memory.indexing.vectors import queue_fact_embeddings
+from memory.models import SUMMARY_MAX_LENGTH, AuthorKind, Exchange, Fact, Scope, Summary
+from memory.text.limits import clean_text, validate_content, validate_key, validate_unit_interval
+from teams.models import SNOWFLAKE_REGEX, Server
 from teams.services import audit_record
-
-from .models import (
-    SUMMARY_MAX_LENGTH,
-    AuthorKind,
-    Exchange,
-    Fact,
-    Scope,
-    Summary,
-)
-from .text.limits import clean_text, validate_content, validate_key, validate_unit_interval
-
-# Validation shared by the panel forms and the bot API ---------------------------
 
 
 def validate_member_id(raw: str | None, field: str = "member_id") -> str:
@@ -136,6 +127,10 @@ def fact_retract(*, fact: Fact, reason: str, superseded_by: Fact | None = None, 
     return locked
 
 
+class FactGone(Exception):
+    """The fact was deleted since the caller read it (the panel answers 404)."""
+
+
 class FactConflict(Exception):
     """Someone else changed the fact since the editor loaded it; `current` is what is stored now."""
 
@@ -158,10 +153,10 @@ def _permit_fact_deletes(reason: str) -> Iterator[None]:
 
 
 def _locked_fact(fact: Fact) -> Fact:
-    """The fact, locked; Http404 when someone deleted it since the caller read it."""
+    """The fact, locked; FactGone when someone deleted it since the caller read it."""
     locked = Fact.objects.select_for_update().filter(pk=fact.pk).first()
     if locked is None:
-        raise Http404(f"Fact #{fact.number} was deleted meanwhile.")
+        raise FactGone(f"Fact #{fact.number} was deleted meanwhile.")
     return locked
 
 
@@ -269,8 +264,6 @@ def server_wipe(*, server: Server, actor: AbstractBaseUser) -> WipeResult:
     A consolidation round writing its results now is waited for (a moment of database work: its model calls
     hold no lock), and its proposals and summary draft go with the rest (they quote the facts); a round
     asking its model meanwhile drops what the wipe removed when it writes."""
-    from consolidation.rounds import discard_server_results, hold_rounds_off  # consolidation imports memory
-
     hold_rounds_off(server)
     proposals_and_drafts = discard_server_results(server)
     # Plain SQL: the ORM's delete() would first load every fact (a million rows) to emulate SET NULL.
@@ -316,8 +309,6 @@ def member_wipe(*, server: Server, actor: AbstractBaseUser, member_id: str) -> W
     Consolidation proposals that quote a wiped fact go too, and so do a summary draft not yet answered and the
     summary's earlier wordings (drafted from facts that may include theirs); rounds are held off as for a server
     wipe."""
-    from consolidation.rounds import discard_results_quoting, hold_rounds_off  # consolidation imports memory
-
     member_id = validate_member_id(member_id)
     hold_rounds_off(server)
     about_member = Fact.objects.filter(server=server).filter(

@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 
 from memory.models import Fact, Scope, Summary
-from memory.services import FactAuthor, fact_retract, member_wipe, server_wipe, summary_set
+from memory.facts.services import FactAuthor, fact_retract, member_wipe, server_wipe, summary_set
 from teams.models import AuditEntry
 from tests.factories import make_fact
 from tests.model_server import answer

@@ -22,7 +22,7 @@ from django.utils import timezone
 from teams.models import Server
 from teams.services import audit_record
 
-from .models import Fact, FactCounter, Summary
+from memory.models import Fact, FactCounter, Summary
 from memory.indexing.catchup import catchup_if_embedding
 from memory.text.limits import validate_key
 

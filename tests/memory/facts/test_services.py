@@ -6,8 +6,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from memory.models import Fact, Scope, Summary
-from memory.selectors import facts_in_force, summary_current
-from memory.services import (
+from memory.facts.selectors import facts_in_force, summary_current
+from memory.facts.services import (
     FactAuthor,
     FactConflict,
     fact_create,

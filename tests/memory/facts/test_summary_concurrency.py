@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 
 from memory.models import Summary
-from memory.services import FactAuthor, summary_set
+from memory.facts.services import FactAuthor, summary_set
 
 
 @pytest.mark.django_db(transaction=True)
