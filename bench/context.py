@@ -383,7 +383,7 @@ def main() -> None:
     from django.test import Client
 
     from _seed import BENCH_GUILD_ID, BENCH_SERVER_NAME, TARGET_FACTS, ensure_server_facts
-    from memory.exchanges import IncomingMessage, exchange_open
+    from memory.bot.exchanges import IncomingMessage, exchange_open
     from memory.models import Exchange, MemoryType
     from memory.configuration.services import memory_type_set
     from teams.services import bot_token_issue, bot_token_revoke

@@ -622,7 +622,7 @@ def main() -> None:
     from _seed import ensure_server_facts
     from django.db import connection, transaction
 
-    from memory.exchanges import IncomingMessage, exchange_open
+    from memory.bot.exchanges import IncomingMessage, exchange_open
     from memory.models import EmbeddingRound, FactEmbedding, MemoryType
     from memory.configuration.selectors import ai_settings_for_server
     from memory.indexing.catchup import meaning_for

@@ -8,7 +8,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("api/v1/", include("memory.api.urls")),
+    path("api/v1/", include("memory.bot.api.urls")),
     path("", include("memory.urls")),
     path("", include("consolidation.urls")),
     path("", include("teams.urls")),

@@ -8,7 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 
-from memory.api.http import error_response
+from config.api_errors import error_response
 
 
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import forms
 
-from .reply import HistoryMessage
+from memory.bot.reply import HistoryMessage
 
 from .models import CONTENT_MAX_LENGTH, KEY_MAX_LENGTH, SUMMARY_MAX_LENGTH, AISettings, EmbeddingProviderChoice, Scope
 

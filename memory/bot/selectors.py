@@ -58,7 +58,7 @@ def bot_token_and_server(token_hash: str, guild_id: str, *, with_newest_facts: b
     a guild needs all of it: one round trip. Hand-written SQL (config/rows.py says why).
 
     with_newest_facts (the context call): for the types that show the newest changes, those facts too,
-    in server.newest_facts_in_force, where memory.retrieval takes them instead of asking again."""
+    in server.newest_facts_in_force, where memory.retrieval.context takes them instead of asking again."""
     with connection.cursor() as cursor:
         cursor.execute(_TOKEN_AND_SERVER_SQL_BY_FACTS[with_newest_facts], [guild_id, token_hash])
         row = cursor.fetchone()

@@ -282,7 +282,7 @@ def server_wipe(*, server: Server, actor: AbstractBaseUser) -> WipeResult:
 def _redact_wiped_facts_in_exchanges(server: Server, numbers: list[int]) -> int:
     """Other members' exchanges keep, as text, the memory block they were shown: the lines of facts a member
     wipe deleted are replaced by a note, so the wiped facts' words remain nowhere. Every fact is one line that
-    starts with its number (memory.prompt); 'n' makes ^ and . work line by line. Returns how many changed."""
+    starts with its number (memory.bot.prompt); 'n' makes ^ and . work line by line. Returns how many changed."""
     if not numbers:
         return 0
     with connection.cursor() as cursor:

@@ -87,7 +87,7 @@ def catchup_run(round_id: int, provider: EmbeddingProvider | None = None, batche
     if catchup.status in EMBEDDING_ROUND_OPEN and not facts_needing_embedding(server, catchup.model_name).exists():
         catchup.status, catchup.done, catchup.finished_at = EmbeddingRoundStatus.FINISHED, catchup.total, timezone.now()
         catchup.save(update_fields=["status", "done", "finished_at"])
-        # A server that is large now gets its own graph (memory.server_indexes); a small one is left as is.
+        # A server that is large now gets its own graph (memory.indexing.server_indexes); a small one is left as is.
         enqueue_on_commit("memory.tasks.build_server_indexes", server.pk)
     return catchup
 

@@ -2,7 +2,7 @@
 
 Costs (SPEC §4, Semantic): a fact is embedded once per wording — after it is written or rewritten, in
 batches, by the worker, queued when the write commits — and never again while its text is unchanged
-(`text_hash`). What embeds a message or a query is the reading side's (memory.retrieval.meaning).
+(`text_hash`). What embeds a message or a query is the reading side's (memory.retrieval.fusion).
 """
 
 from __future__ import annotations

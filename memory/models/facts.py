@@ -173,7 +173,7 @@ class Fact(models.Model):
     @property
     def instruction_like(self) -> bool:
         """Reads like an order to the bot (memory.text.hints): flagged on the page; quoted for the model when the bot
-        learned it from a member (memory.prompt)."""
+        learned it from a member (memory.bot.prompt)."""
         return looks_like_instructions(self.content) or looks_like_instructions(self.key.replace("_", " "))
 
     @cached_property

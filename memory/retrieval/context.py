@@ -100,7 +100,7 @@ def context_strategy(memory_type: str) -> Callable[[Server, AISettings, str], Co
 
 
 # The types whose context is the newest changes, and that context as one JSON column of the query that
-# finds the bot's token and server (memory.selectors), for the table aliases s (the server) and a (its
+# finds the bot's token and server (memory.bot.selectors), for the table aliases s (the server) and a (its
 # AI settings): the same statement, so the same snapshot and settings, one round trip fewer on the bot's
 # busiest call. NULL for the other types, and for a server without AI settings (created on first use).
 NEWEST_IN_FORCE_JSON_SQL = f"""

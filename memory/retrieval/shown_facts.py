@@ -9,7 +9,7 @@ from config.rows import columns
 from memory.models import Fact
 
 # What the context and the API show of a fact; loading only these keeps building the context cheap.
-# author_kind: the memory block quotes an instruction-like note only when the bot learned it (memory.prompt).
+# author_kind: the memory block quotes an instruction-like note only when the bot learned it (memory.bot.prompt).
 CONTEXT_FIELDS = ("id", "server_id", "number", "key", "content", "scope", "member_id", "author_kind", "confidence",
                   "changed_at")
 

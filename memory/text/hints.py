@@ -29,7 +29,7 @@ SECRET_PATTERNS = [
 
 
 # Text that talks to the bot instead of about the community: stored and shown to the model as quoted
-# data (memory.prompt), flagged on the memory page, and kept out of the summary a round drafts.
+# data (memory.bot.prompt), flagged on the memory page, and kept out of the summary a round drafts.
 INSTRUCTION_PATTERNS = [
     re.compile(r"\b(?:ignore|disregard|forget|override)\b[^.\n]{0,40}\b(?:previous|prior|above|earlier|all|your|the)\b"
                r"[^.\n]{0,20}\b(?:instructions?|rules?|prompts?|messages?|guidelines?)\b", re.I),

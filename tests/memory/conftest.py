@@ -8,7 +8,7 @@ import socket
 
 import pytest
 
-from memory.exchanges import IncomingMessage
+from memory.bot.exchanges import IncomingMessage
 from memory.models import Fact, ModelPurpose
 from memory.configuration.services import ChannelRule, ai_settings_update, memory_type_set
 from tests.model_server import played_model

@@ -53,7 +53,7 @@ def test_running_the_demo_twice_changes_nothing(db, settings):
 
 
 def test_synth_lab_runs_semantic_with_the_built_in_model_out_of_the_box(db, settings, django_capture_on_commit_callbacks):
-    from memory.exchanges import IncomingMessage, exchange_open, exchange_search
+    from memory.bot.exchanges import IncomingMessage, exchange_open, exchange_search
     from memory.models import EmbeddingRound
 
     settings.DEBUG = True

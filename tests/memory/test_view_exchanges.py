@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from memory.exchanges import IncomingMessage, Remember, exchange_apply_actions, exchange_open
+from memory.bot.actions import Remember, exchange_apply_actions
+from memory.bot.exchanges import IncomingMessage, exchange_open
 from memory.models import Exchange, Fact, ModelPurpose
 from tests.conftest import logged_in_client
 from tests.factories import make_fact

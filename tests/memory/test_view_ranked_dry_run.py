@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from memory.models import Exchange, Fact, MemoryType
-from tests.api.helpers import configure
+from tests.memory.bot.api.helpers import configure
 from tests.conftest import logged_in_client
 from tests.factories import make_fact
 

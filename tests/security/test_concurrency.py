@@ -7,7 +7,8 @@ import threading
 import pytest
 from django.db import connection, transaction
 
-from memory.exchanges import IncomingMessage, Retract, Supersede, exchange_apply_actions, exchange_open
+from memory.bot.actions import Retract, Supersede, exchange_apply_actions
+from memory.bot.exchanges import IncomingMessage, exchange_open
 from memory.models import Exchange, Fact, MemoryType
 from memory.configuration.services import memory_type_set
 from memory.facts.services import FactConflict, fact_update, server_wipe

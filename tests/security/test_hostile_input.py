@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from consolidation.models import ConsolidationRound, Proposal, ProposalKind, SummaryDraft
 from consolidation.rounds import round_run
-from memory.exchanges import IncomingMessage, exchange_finish, exchange_open
+from memory.bot.exchanges import IncomingMessage, exchange_finish, exchange_open
 from memory.models import MemoryType, ModelPurpose
 from memory.configuration.services import memory_type_set, model_endpoint_set
 from memory.facts.services import FactAuthor, summary_set

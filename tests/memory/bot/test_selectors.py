@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.exchanges import IncomingMessage, exchange_open
+from memory.bot.exchanges import IncomingMessage, exchange_open
 from memory.models import AISettings, Exchange, Fact, MemoryType
 from memory.retrieval.context import context_choice
 from memory.configuration.selectors import ai_settings_for_server
@@ -145,7 +145,7 @@ def test_insert_values_go_as_postgresqls_text_input_only_where_that_is_exact():
 
 def test_an_exchange_with_actions_and_odd_text_inserts_exactly(server):
     """JSON with quotes, backslashes and non-ASCII text, and numbers, arrive as save() would store them."""
-    from memory.exchanges import _EXCHANGE_INSERT
+    from memory.bot.exchanges import _EXCHANGE_INSERT
 
     exchange = Exchange(server=server, channel_id="1", author_id="2", message="it's \\ ünï", memory_type="classic",
                         shown_numbers=[5, 3], found_numbers=[], actions=[{"op": "x", "reason": "a \"b\" \\ 'c' é"}])

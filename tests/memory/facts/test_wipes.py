@@ -153,7 +153,7 @@ def test_member_wipe_refuses_a_member_id_that_is_not_a_snowflake_and_deletes_not
 
 
 def test_member_wipe_removes_their_exchanges_and_keeps_everyone_elses(server, owner):
-    from memory.exchanges import IncomingMessage, exchange_open
+    from memory.bot.exchanges import IncomingMessage, exchange_open
     from memory.models import Exchange
 
     paul, mira = "200000000000000011", "200000000000000012"
@@ -167,7 +167,7 @@ def test_member_wipe_removes_their_exchanges_and_keeps_everyone_elses(server, ow
 
 
 def test_server_wipe_removes_the_exchange_log_and_unlinks_nothing_else(server, other_server, owner):
-    from memory.exchanges import IncomingMessage, exchange_open
+    from memory.bot.exchanges import IncomingMessage, exchange_open
     from memory.models import Exchange
 
     exchange_open(server=server, message=IncomingMessage(channel_id="111", author_id="1", content="hi"))
@@ -261,7 +261,7 @@ def test_member_wipe_deletes_the_summarys_earlier_wordings_that_may_name_them_an
 
 
 def test_member_wipe_removes_their_facts_from_the_memory_blocks_other_members_were_shown(server, owner):
-    from memory.exchanges import IncomingMessage, exchange_open
+    from memory.bot.exchanges import IncomingMessage, exchange_open
     from memory.models import Exchange
 
     pauls = about(server, PAUL, taught_by=ANNA, key="address", content="Paul lives at 12 Elm Street.")

@@ -10,7 +10,7 @@ import pytest
 from memory.indexing import catchup as catchup_rounds
 from memory.indexing import vectors
 from memory.clients.embeddings import LOCAL_MODEL_NAME, LocalProvider
-from memory.exchanges import IncomingMessage, exchange_open, exchange_search
+from memory.bot.exchanges import IncomingMessage, exchange_open, exchange_search
 from memory.models import EmbeddingRound, EmbeddingRoundStatus, FactEmbedding, MemoryType, ModelPurpose
 from memory.retrieval.words import search_words
 from memory.configuration.services import memory_type_set, model_endpoint_set

@@ -55,7 +55,7 @@ def test_weights_all_vanishing_are_scaled_so_the_ranking_keeps_its_proportions(s
 
 def test_after_it_a_ranked_context_call_works_where_it_failed(server, bot_token, client):
     """Before: a 1e-300 weight times a 1e-300 confidence made PostgreSQL raise an underflow in the ranking."""
-    from tests.api.helpers import configure, message
+    from tests.memory.bot.api.helpers import configure, message
 
     configure(server, memory_type=MemoryType.RANKED)
     fact = make_fact(server, key="tiny", content="Barely believed.")

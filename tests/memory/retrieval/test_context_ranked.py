@@ -14,7 +14,7 @@ from memory.retrieval.context import context_choice
 from memory.retrieval.words import search_word_ids
 from memory.configuration.selectors import ai_settings_for_server
 from memory.facts.services import fact_retract
-from tests.api.helpers import configure
+from tests.memory.bot.api.helpers import configure
 from tests.factories import make_fact
 
 from tests.memory.retrieval.ranking.ranking_reference import rank_every_fact

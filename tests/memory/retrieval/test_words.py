@@ -15,7 +15,7 @@ from django.db import connection
 from django.utils import timezone
 
 from memory.retrieval import words as word_search
-from memory.exchanges import ExchangeRefused, IncomingMessage, exchange_open, exchange_search
+from memory.bot.exchanges import ExchangeRefused, IncomingMessage, exchange_open, exchange_search
 from memory.models import SEARCH_CONFIG, Fact, MemoryType
 from memory.configuration.services import memory_type_set
 from memory.facts.services import fact_retract

@@ -9,16 +9,8 @@ from django.core.exceptions import ValidationError
 
 from teams.models import SNOWFLAKE_REGEX
 
-from ..exchanges import (
-    MESSAGE_MAX_LENGTH,
-    IncomingMessage,
-    MemoryOp,
-    Retract,
-    Supersede,
-    build_remember,
-    validate_number,
-    validate_reason,
-)
+from memory.bot.actions import MemoryOp, Retract, Supersede, build_remember, validate_number, validate_reason
+from memory.bot.exchanges import MESSAGE_MAX_LENGTH, IncomingMessage
 from ..reply import HISTORY_LIMIT, HistoryMessage
 from memory.text.limits import validate_content
 from .http import ApiError

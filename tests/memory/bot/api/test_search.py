@@ -11,7 +11,7 @@ from django.utils import timezone
 from memory.models import Exchange, MemoryType
 from memory.facts.services import fact_retract
 
-from ..factories import make_fact
+from tests.factories import make_fact
 from .helpers import Api, assert_error, configure, memory_state
 
 

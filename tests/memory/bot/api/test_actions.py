@@ -15,7 +15,7 @@ from django.utils import timezone
 from memory.models import AuthorKind, Exchange, Fact, MemoryType
 from memory.facts.services import FactAuthor, fact_retract
 
-from ..factories import UserFactory, make_fact
+from tests.factories import UserFactory, make_fact
 from .helpers import Api, assert_error, configure, memory_state
 
 LEDGER_UP = [MemoryType.LEDGER, MemoryType.ARCHIVE]

@@ -1,4 +1,4 @@
-"""JSON shapes of the API (kept in step with memory/api/schema.py)."""
+"""JSON shapes of the API (kept in step with memory/bot/api/schema.py)."""
 
 from __future__ import annotations
 

@@ -14,26 +14,28 @@ from django.core.exceptions import ValidationError
 
 from teams.models import Server
 
-from .exchanges import (
+from .actions import (
     ActionResult,
-    ExchangeContext,
-    ExchangeRefused,
-    IncomingMessage,
     MemoryOp,
     Retract,
     Supersede,
     build_remember,
     exchange_apply_actions,
+    validate_number,
+    validate_reason,
+)
+from .exchanges import (
+    ExchangeContext,
+    ExchangeRefused,
+    IncomingMessage,
     exchange_finish,
     exchange_open,
     exchange_search,
     search_unavailable_reason,
-    validate_number,
-    validate_reason,
 )
 from memory.clients.chat import ModelAnswer, ModelError, ToolCall, chat_completion
-from .types import profile_for
-from .models import Exchange, ExchangeStatus, ModelPurpose, Scope
+from memory.types import profile_for
+from memory.models import Exchange, ExchangeStatus, ModelPurpose, Scope
 from .prompt import memory_tools, search_results_block, speaker_line, system_prompt
 from memory.configuration.selectors import model_endpoints_for_server
 from memory.text.limits import clean_text, validate_content

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from memory.models import Exchange, Fact
-from memory.reply import reply_to_message
+from memory.bot.reply import reply_to_message
 from tests.factories import make_fact
 from tests.model_server import answer, tool_call
 
-from .conftest import (
+from tests.memory.conftest import (
     PAUL,
     api_post,
     facts_snapshot,

@@ -9,12 +9,12 @@ import time
 import pytest
 
 from memory.models import Exchange, ExchangeStatus, Fact, ModelPurpose
-from memory.reply import NO_REPLY_MODEL, ReplyFailed, reply_to_message
+from memory.bot.reply import NO_REPLY_MODEL, ReplyFailed, reply_to_message
 from memory.configuration.services import model_endpoint_remove, model_endpoint_set
 from tests.factories import make_fact
 from tests.model_server import Raw, Slow, Status, answer, tool_call
 
-from .conftest import (
+from tests.memory.conftest import (
     MODEL_API_KEY,
     api_post,
     facts_snapshot,
@@ -183,8 +183,8 @@ def test_a_failure_where_memory_may_not_be_written_is_still_recorded(client, ser
 
 
 def test_a_nul_or_lone_surrogate_in_the_reply_is_dropped_not_a_500(server, model_server):
-    from memory.reply import reply_to_message
-    from memory.exchanges import IncomingMessage
+    from memory.bot.reply import reply_to_message
+    from memory.bot.exchanges import IncomingMessage
     from tests.model_server import Raw
 
     model_server.script = [Raw(b'{"choices": [{"message": {"role": "assistant", "content": "hel\\u0000lo \\udc00!"}}]}')]

@@ -8,12 +8,13 @@ from django.db import transaction
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from memory.exchanges import Retract, Supersede, exchange_apply_actions, exchange_open, exchange_search
+from memory.bot.actions import Retract, Supersede, exchange_apply_actions
+from memory.bot.exchanges import exchange_open, exchange_search
 from memory.models import AuthorKind, Fact
 from memory.facts.services import fact_retract
 from tests.factories import UserFactory, make_fact, make_server, make_team
 
-from .conftest import CHANNEL, PAUL, facts_snapshot, paul_says, set_channel_rules, use_memory_type
+from tests.memory.conftest import CHANNEL, PAUL, facts_snapshot, paul_says, set_channel_rules, use_memory_type
 
 WORDS = ["dragon", "castle", "wizard", "potion", "knight"]
 SOURCES = ["shown", "found", "other", "foreign", "missing"]

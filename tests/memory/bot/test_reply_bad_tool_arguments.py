@@ -8,11 +8,11 @@ import json
 import pytest
 
 from memory.models import Exchange, ExchangeStatus, Fact
-from memory.reply import reply_to_message
+from memory.bot.reply import reply_to_message
 from tests.factories import make_fact
 from tests.model_server import answer, tool_call
 
-from .conftest import api_post, facts_snapshot, paul_says, reply_body, reply_url, use_memory_type
+from tests.memory.conftest import api_post, facts_snapshot, paul_says, reply_body, reply_url, use_memory_type
 
 SHOWN = "shown"  # stands for the number of the fact in the context
 

@@ -22,11 +22,11 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from hypothesis import HealthCheck, given, settings
 
-from memory.exchanges import IncomingMessage, exchange_open
+from memory.bot.exchanges import IncomingMessage, exchange_open
 from memory.models import MemoryType
 from memory.facts.services import FactAuthor, summary_set
 
-from ..factories import make_fact
+from tests.factories import make_fact
 from .helpers import SCHEMA, assert_answer_conforms, configure
 
 MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "25"))

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from memory.models import ModelEndpoint
-from memory.reply import HistoryMessage, reply_to_message
+from memory.bot.reply import HistoryMessage, reply_to_message
 from memory.facts.services import FactAuthor, summary_set
 from tests.factories import make_fact
 
-from .conftest import (
+from tests.memory.conftest import (
     CHANNEL,
     MODEL_API_KEY,
     MODEL_NAME,

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, JsonResponse
 
+from config.api_errors import error_response
 from memory.bot.selectors import bot_token_and_server
 from teams.models import SNOWFLAKE_REGEX, BotToken, Server
 from teams.selectors import bot_token_active_by_hash
@@ -28,13 +29,6 @@ class ApiError(Exception):
     def __init__(self, status: int, error: str, field: str | None = None, headers: dict | None = None):
         super().__init__(error)
         self.status, self.error, self.field, self.headers = status, error, field, headers or {}
-
-
-def error_response(status: int, error: str, field: str | None = None, headers: dict | None = None) -> JsonResponse:
-    response = JsonResponse({"error": error, "field": field}, status=status)
-    for name, value in (headers or {}).items():
-        response[name] = value
-    return response
 
 
 def _bearer_token_hash(request: HttpRequest) -> str:
@@ -60,7 +54,7 @@ def authenticate_bot_for_guild(request: HttpRequest, guild_id: str, *, with_newe
                                ) -> tuple[BotToken, Server | None]:
     """The token, as authenticate_bot checks it, and the server of this guild when the token's team has
     it (None otherwise): read together, because the calls that name a guild are the bot's busiest
-    (with_newest_facts: memory.selectors.bot_token_and_server)."""
+    (with_newest_facts: memory.bot.selectors.bot_token_and_server)."""
     # Only a snowflake can name a server (a database constraint); anything else, NUL bytes included,
     # is not sent to PostgreSQL and finds no server.
     looked_up = guild_id if re.fullmatch(SNOWFLAKE_REGEX, guild_id) else ""

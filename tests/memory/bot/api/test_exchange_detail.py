@@ -6,12 +6,12 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from memory.exchanges import IncomingMessage
+from memory.bot.exchanges import IncomingMessage
 from memory.models import Fact, MemoryType
-from memory.reply import reply_to_message
+from memory.bot.reply import reply_to_message
 
-from ..factories import make_fact
-from ..model_server import answer, tool_call
+from tests.factories import make_fact
+from tests.model_server import answer, tool_call
 from .helpers import assert_error, configure, memory_state
 
 

@@ -1,4 +1,4 @@
-"""The whole reply (memory.reply and POST /api/v1/servers/{guild}/reply): the model's forget, replace and
+"""The whole reply (memory.bot.reply and POST /api/v1/servers/{guild}/reply): the model's forget, replace and
 remember tool calls, played by a real scripted model server, change memory only as SPEC section 5 says."""
 
 from __future__ import annotations
@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from memory.models import AuthorKind, Exchange, ExchangeStatus, Fact, Scope
-from memory.reply import reply_to_message
+from memory.bot.reply import reply_to_message
 from tests.factories import make_fact
 from tests.model_server import answer, tool_call
 
-from .conftest import (
+from tests.memory.conftest import (
     PAUL,
     api_post,
     facts_snapshot,

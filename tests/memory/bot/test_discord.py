@@ -22,7 +22,7 @@ from django.core.management.base import CommandError
 from discord.state import ConnectionState
 
 from memory.configuration.directory import ReportedChannel, channels_forget, channels_report
-from memory.discord_adapter import (
+from memory.bot.discord import (
     answer_message,
     bot_intents,
     guild_channels_report,
@@ -447,7 +447,7 @@ def test_the_handler_answers_every_message_in_the_reply_channel(world, bot_serve
 def test_when_the_model_fails_nothing_is_posted_and_a_warning_is_logged(world, bot_server, model_server, caplog):
     general = world.channel(GENERAL)
     model_server.script = [Status(500)]
-    with caplog.at_level(logging.WARNING, logger="memory.discord_adapter"):
+    with caplog.at_level(logging.WARNING, logger="memory.bot.discord"):
         assert _handle(make_message(world, general, "hello all")) == []
     assert general.sent == []
     assert "No reply in server" in caplog.text and "HTTP 500" in caplog.text

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from memory.exchanges import IncomingMessage, exchange_open
+from memory.bot.exchanges import IncomingMessage, exchange_open
 from memory.models import MemoryType, ModelEndpoint, ModelPurpose
 
-from ..factories import make_fact
-from ..model_server import FakeModelServer
+from tests.factories import make_fact
+from tests.model_server import FakeModelServer
 from .helpers import Api, configure
 
 

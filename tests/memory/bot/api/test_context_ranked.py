@@ -11,7 +11,7 @@ from django.utils import timezone
 from memory.models import Exchange, MemoryType
 from memory.facts.services import FactAuthor, summary_set
 
-from ..factories import make_fact
+from tests.factories import make_fact
 from .helpers import configure, memory_state
 
 SUMMARY = "Retro gaming server."

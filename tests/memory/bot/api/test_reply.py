@@ -7,8 +7,8 @@ from django.test import Client
 
 from memory.models import Exchange, Fact, MemoryType
 
-from ..factories import make_fact
-from ..model_server import Status, answer, tool_call
+from tests.factories import make_fact
+from tests.model_server import Status, answer, tool_call
 from .helpers import Api, assert_error, configure, memory_state, message
 
 

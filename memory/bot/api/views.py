@@ -8,20 +8,16 @@ from django.http import HttpRequest, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 
-from memory.exchanges import (
-    ExchangeRefused,
-    ensure_run_by_bot,
-    exchange_apply_actions,
-    exchange_open,
-    exchange_search,
-)
+from config.api_errors import error_response
+from memory.bot.actions import exchange_apply_actions
+from memory.bot.exchanges import ExchangeRefused, ensure_run_by_bot, exchange_open, exchange_search
 from memory.models import Exchange
-from memory.reply import ReplyFailed, reply_to_message
+from memory.bot.reply import ReplyFailed, reply_to_message
 from memory.configuration.selectors import ai_settings_for_server
 from memory.bot.selectors import exchange_for_bot
 from teams.models import BotToken, Server
 
-from .http import ApiError, bot_api, error_response, json_body, public_api
+from .http import ApiError, bot_api, json_body, public_api
 from .parsing import parse_actions, parse_history, parse_message, parse_search
 from .schema import openapi_schema
 from .serializers import exchange_as_json, fact_as_json, memory_summary

@@ -18,7 +18,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from memory.api.schema import openapi_schema
+from memory.bot.api.schema import openapi_schema
 from memory.models import AISettings, Exchange, Fact, Summary
 from memory.configuration.selectors import ai_settings_for_server
 from teams.models import Server

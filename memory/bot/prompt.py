@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .types import TypeProfile
+from memory.types import TypeProfile
 from memory.text.hints import looks_like_instructions
-from .models import AuthorKind, Fact, Scope
+from memory.models import AuthorKind, Fact, Scope
 
 MEMORY_OPEN, MEMORY_CLOSE = "<memory>", "</memory>"
 _BLOCK_TAG = re.compile(r"</?\s*memory\s*>", re.IGNORECASE)
