@@ -16,7 +16,7 @@ from memory.configuration.services import ai_settings_ensure
 from memory.facts.services import FactAuthor
 from tests.conftest import logged_in_client
 from tests.factories import make_fact
-from tests.memory.test_view_settings import settings_form
+from tests.memory.panel.test_view_settings import settings_form
 
 from .helpers import MESSAGE, message
 

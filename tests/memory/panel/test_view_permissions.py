@@ -1,4 +1,4 @@
-"""Who may open which memory URL: every URL of memory/urls.py for anonymous, outsider, member and owner."""
+"""Who may open which memory URL: every URL of memory/panel/urls.py for anonymous, outsider, member and owner."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 from django.urls import reverse
 
-from memory import urls as memory_urls
+from memory.panel import urls as memory_urls
 from memory.models import Exchange
 from memory.facts.services import fact_retract
 from tests.conftest import logged_in_client

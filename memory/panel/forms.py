@@ -5,9 +5,15 @@ from __future__ import annotations
 from django import forms
 
 from memory.bot.reply import HistoryMessage
-
-from .models import CONTENT_MAX_LENGTH, KEY_MAX_LENGTH, SUMMARY_MAX_LENGTH, AISettings, EmbeddingProviderChoice, Scope
-
+from memory.configuration.services import ChannelRule, ai_settings_problems
+from memory.models import (
+    CONTENT_MAX_LENGTH,
+    KEY_MAX_LENGTH,
+    SUMMARY_MAX_LENGTH,
+    AISettings,
+    EmbeddingProviderChoice,
+    Scope,
+)
 
 _IMPORTANCE_ERROR = "The importance must be a number from 0 to 1, or empty for unscored."
 
@@ -115,8 +121,6 @@ class AISettingsForm(forms.Form):
     def clean(self):
         """The service's own checks, beside each field and together with every other error of the page (an
         endpoint form that is wrong too must not hide these until it is corrected)."""
-        from memory.configuration.services import ChannelRule, ai_settings_problems
-
         cleaned = super().clean()
         if any(name in self.errors for name in ("max_injected_items", "weight_recency", "weight_importance",
                                                  "weight_relevance", "remember_limit_per_hour")):

@@ -10,7 +10,7 @@ from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import server_for_viewer
 
 from memory.indexing.catchup import catchup_progress
-from memory.dry_run import semantic_dry_run
+from memory.panel.dry_run import semantic_dry_run
 
 
 @panel_login_required

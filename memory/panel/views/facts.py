@@ -14,7 +14,7 @@ from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_configurer, server_for_viewer
 
 from ..forms import FactCreateForm, FactEditForm
-from ..models import Fact
+from memory.models import Fact
 from memory.facts.selectors import fact_by_number
 from memory.facts.services import (
     FactAuthor,

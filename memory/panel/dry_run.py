@@ -16,8 +16,8 @@ from memory.clients.embeddings import LocalProvider
 from memory.indexing.vectors import EMBED_BATCH, facts_needing_embedding, provider_for
 from teams.models import Server
 
-from .models import Fact, FactEmbedding
-from .types import PROFILES, Addition, ContextOrder, TypeProfile, profile_for
+from memory.models import Fact, FactEmbedding
+from memory.types import PROFILES, Addition, ContextOrder, TypeProfile, profile_for
 from memory.retrieval.ranking import ScoredFact, Weights, microseconds, rank_top, scored_fact
 from memory.retrieval.context import context_strategy, message_relevance
 from memory.configuration.selectors import ai_settings_for_server

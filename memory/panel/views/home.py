@@ -1,4 +1,4 @@
-"""Panel pages of the teams app: the home page listing the servers a user can see."""
+"""The home page: the servers a user can see, with their facts in force and memory type."""
 
 from __future__ import annotations
 
@@ -7,10 +7,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from memory.types import DEFAULT_MEMORY_TYPE, profile_for
-
-from .permissions import servers_configurable_by, servers_visible_to
 from memory.facts.selectors import servers_with_memory_overview
+from memory.types import DEFAULT_MEMORY_TYPE, profile_for
+from teams.permissions import servers_configurable_by, servers_visible_to
 
 
 @login_required
@@ -29,4 +28,4 @@ def home(request: HttpRequest) -> HttpResponse:
         }
         for server in servers
     ]
-    return render(request, "teams/home.html", {"server_rows": server_rows})
+    return render(request, "memory/home.html", {"server_rows": server_rows})

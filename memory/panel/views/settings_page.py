@@ -15,7 +15,7 @@ from teams.permissions import can_configure, server_for_configurer, server_for_v
 
 from ..forms import AISettingsForm, ModelEndpointForm
 from memory.types import profile_for
-from ..models import ModelPurpose
+from memory.models import ModelPurpose
 from memory.configuration.selectors import ai_settings_for_server, channel_names, model_endpoints_for_server
 from memory.configuration.services import ChannelRule, ai_settings_update, model_endpoint_remove, model_endpoint_set
 

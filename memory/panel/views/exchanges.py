@@ -14,7 +14,7 @@ from teams.permissions import can_configure, server_for_configurer, server_for_v
 
 from memory.bot.exchanges import IncomingMessage, exchange_open
 from ..forms import PlaygroundForm
-from ..models import ModelPurpose
+from memory.models import ModelPurpose
 from memory.bot.reply import ReplyFailed, reply_to_message
 from memory.configuration.selectors import channel_names, model_endpoints_for_server
 from memory.bot.selectors import exchanges_for_server

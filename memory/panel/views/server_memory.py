@@ -21,7 +21,7 @@ from teams.selectors import audit_entries_page
 from ..dry_run import clean_sample_message, ranked_slot_changes, type_cards
 from ..forms import SummaryForm, WipeForm
 from memory.types import PROFILES, profile_for
-from ..models import Fact
+from memory.models import Fact
 from memory.configuration.selectors import ai_settings_for_server
 from memory.facts.selectors import summary_current, summary_earlier_count, summary_versions
 from memory.configuration.services import memory_type_set

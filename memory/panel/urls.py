@@ -1,3 +1,5 @@
+"""The panel's URLs (namespace memory)."""
+
 from django.urls import path
 
 from .views import docs, exchanges, facts, memory_page, semantic, server_memory, settings_page
