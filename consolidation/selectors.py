@@ -5,15 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+import numpy as np
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection
 from django.db.models import BooleanField, Case, Max, QuerySet, Value, When
-import numpy as np
 
 from memory.indexing.catchup import semantic_pairs_ready
 from memory.models import AISettings, AuthorKind, Exchange, Fact, FactEmbedding, ModelEndpoint, ModelPurpose
 from memory.types import DEFAULT_MEMORY_TYPE
-from teams.models import Server
+from teams.models import Server, ServerUserObjectPermission
 from teams.permissions import servers_reviewable_by
 
 from .model_review import UNCHECKED_MARK
@@ -138,10 +139,6 @@ class TeamMember:
 
 def team_members_with_review(server: Server) -> list[TeamMember]:
     """The server's team members with what they may do about proposals (the moderators page)."""
-    from django.contrib.auth import get_user_model
-
-    from teams.models import ServerUserObjectPermission
-
     users = get_user_model().objects.filter(team_memberships__team_id=server.team_id).order_by("username")
     granted = set(ServerUserObjectPermission.objects.filter(
         content_object=server, permission__codename__in=["review_proposals", "configure_server"]

@@ -1,4 +1,5 @@
-"""Django admin for raw memory data: facts, summaries, AI settings and model endpoints (keys never shown)."""
+"""Django admin for raw memory data: facts, summaries, AI settings and model endpoints (keys never shown), and the
+Server admin of teams extended so that deleting a server wipes its memory first."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
 from django.http import Http404
 
-from .models import AISettings, Channel, Exchange, Fact, ModelEndpoint, Scope, Summary
 from memory.configuration.services import model_endpoint_set
 from memory.facts.services import (
     FactAuthor,
@@ -16,9 +16,13 @@ from memory.facts.services import (
     fact_create,
     fact_delete,
     fact_update,
+    server_wipe,
     validate_member_id,
 )
+from memory.models import AISettings, Channel, Exchange, Fact, ModelEndpoint, Scope, Summary
 from memory.text.limits import validate_content, validate_key, validate_unit_interval
+from teams.admin import ServerAdmin
+from teams.models import Server
 
 
 # What admin may write on a fact, through the same services as the panel (numbers, versions, audit rows,
@@ -186,3 +190,21 @@ class ChannelAdmin(admin.ModelAdmin):
     list_display = ["name", "channel_id", "server", "is_thread", "parent_id", "reported_at"]
     list_filter = ["server", "is_thread"]
     search_fields = ["name", "=channel_id"]
+
+
+class ServerWipingAdmin(ServerAdmin):
+    """teams' Server admin, registered in its place: facts are only deleted through memory's services (a database
+    guard enforces it), so deleting a server wipes its memory first. Memory extends the admin of the app below it
+    instead of teams' admin reaching up into memory."""
+
+    def delete_model(self, request, obj):
+        server_wipe(server=obj, actor=request.user)
+        obj.delete()
+
+    def delete_queryset(self, request, queryset):
+        for server in queryset:
+            self.delete_model(request, server)
+
+
+admin.site.unregister(Server)
+admin.site.register(Server, ServerWipingAdmin)

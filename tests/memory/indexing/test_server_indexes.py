@@ -21,7 +21,7 @@ from memory.models import Fact, FactEmbedding
 from memory.facts.services import fact_retract, server_wipe
 from memory.retrieval.meaning import NEAREST_SQL, nearest_fact_ids, nearest_params, set_hnsw_search
 from memory.tasks import maintain_server_indexes
-from teams.admin import ServerAdmin
+from memory.admin import ServerWipingAdmin as ServerAdmin
 from tests.factories import make_fact
 
 pytestmark = pytest.mark.django_db(transaction=True)

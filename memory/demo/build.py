@@ -11,10 +11,11 @@ from django.utils import timezone
 from teams.models import Server, Team
 from teams.services import configure_grant, membership_add, server_create, team_create
 
-from .demo_data import DEMO_FACTS, DEMO_GUILD_ID, DEMO_OTHER_SERVER_FACTS, DEMO_RETRACTIONS, DEMO_SUMMARY
-from .models import Fact, MemoryType
 from memory.configuration.services import memory_type_set
 from memory.facts.services import FactAuthor, fact_create, fact_retract, summary_set
+from memory.models import Fact, MemoryType
+
+from .data import DEMO_FACTS, DEMO_GUILD_ID, DEMO_OTHER_SERVER_FACTS, DEMO_RETRACTIONS, DEMO_SUMMARY
 
 OTHER_GUILD_ID = "100000000000000002"
 DEMO_USERS = {"admin": "admin", "viewer": "viewer", "other": "other"}
