@@ -1,5 +1,5 @@
 """Ranked context: score facts on recency, importance and relevance (score.py), and find the exact top N
-of a server without scoring every one of its facts (top.py).
+of a server without scoring every one of its facts (top.py, with its SQL in statements.py).
 
     score = confidence × (w_rec·recency + w_imp·importance + w_rel·relevance) / (w_rec + w_imp + w_rel)
 

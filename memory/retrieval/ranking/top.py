@@ -24,6 +24,7 @@ from .score import (
     recency,
     scored_fact,
 )
+from .statements import HEAVIEST, HEAVY_ENOUGH, HINTED_FIRST_STEP, NEWEST, WALK
 
 # The first walk scores the newest max(WALK_PER_SLOT × N, MIN_WALK) facts; the weight index may then hand
 # over at most max(CAP_PER_SLOT × N, MIN_CAP) more before the walk is doubled. Measured on the bench
@@ -39,89 +40,6 @@ SQL_MARGIN = 1e-9
 # A computed recency may be off by a fraction of a unit in the last place (pow); bounds add this many.
 _ULPS = 2
 
-# Hand-written SQL: this runs for every message the bot sees on a ranked server (config/rows.py). The
-# weight expression must read exactly as the index expression of migration 0008 for the index to be used.
-_WEIGHT = "confidence * COALESCE(importance, 0.5)"
-_IN_FORCE = "server_id = %(server)s AND retracted_at IS NULL"
-_MICROSECONDS = "(EXTRACT(EPOCH FROM changed_at) * 1000000)::int8"
-# score.score() in SQL; power() refuses to underflow, so ages beyond a thousand half-lives count as that old.
-# Every operand is float8, as in Python (a numeric would make power() exact and slow).
-_RECENCY = """power(0.5::float8, least(greatest(
-                  date_part('epoch', %(now)s::timestamptz - changed_at), 0) / %(half_life)s::float8, 1000))"""
-# score.score() of an unmatched fact (relevance 0). The facts the search matched come back whole and Python
-# scores them; a matched fact walked past scores at least this much, so no filter below drops it wrongly.
-_UNMATCHED_SCORE = f"""(%(w_rec)s::float8 * (confidence * {_RECENCY})
-                        + %(w_imp)s::float8 * ({_WEIGHT})) / %(w_total)s::float8"""
-# One walk step: the next `depth` facts in `order` after the last one walked, scored; only those within
-# SQL_MARGIN of the N-th best come back (the first step takes the N-th best of the walk), with the last
-# one walked and how many were walked; the first step adds the facts the search matched.
-_WALK = f"""
-    WITH walked AS (
-        SELECT id, changed_at, confidence, importance, {_WEIGHT} AS weight, {_UNMATCHED_SCORE} AS score
-        FROM memory_fact WHERE {_IN_FORCE} {{after}} ORDER BY {{order}} LIMIT %(depth)s
-    ),
-    last_walked AS (SELECT id FROM walked ORDER BY {{reverse_order}} LIMIT 1)
-    SELECT id, {_MICROSECONDS}, confidence, importance, weight, id = (SELECT id FROM last_walked),
-           (SELECT count(*) FROM walked)
-    FROM walked
-    WHERE score >= COALESCE(%(min_score)s::float8,
-                            (SELECT score FROM walked ORDER BY score DESC OFFSET %(nth)s LIMIT 1),
-                            '-infinity') - %(margin)s::float8
-       OR id = (SELECT id FROM last_walked)
-    UNION ALL
-    SELECT id, {_MICROSECONDS}, confidence, importance, {_WEIGHT}, false, NULL FROM memory_fact
-    WHERE {_IN_FORCE} AND %(first)s AND id = ANY(%(matched)s)
-"""
-_NEWEST = {"order": "changed_at DESC, id DESC", "reverse_order": "changed_at, id",
-           "after": "AND (changed_at, id) < (%(after_changed_at)s, %(after_id)s)"}
-_HEAVIEST = {"order": f"{_WEIGHT} DESC, changed_at DESC, id DESC", "reverse_order": "weight, changed_at, id",
-             "after": f"AND ({_WEIGHT}, changed_at, id)"
-                      " < (%(after_weight)s::float8, %(after_changed_at)s, %(after_id)s)"}
-# Facts heavy enough and recent enough to still reach the N-th best, heaviest first, at most `cap`;
-# those within SQL_MARGIN of it come back, with how many were found and the weight of the lightest.
-# (Every fact the search matched was scored in the first step.)
-_HEAVY_ENOUGH = f"""
-    WITH heavy AS (
-        SELECT id, changed_at, confidence, importance, {_WEIGHT} AS weight, {_UNMATCHED_SCORE} AS score
-        FROM memory_fact
-        WHERE {_IN_FORCE} AND {_WEIGHT} >= %(min_weight)s::float8 AND changed_at <= %(newest)s {{since}}
-        ORDER BY {_WEIGHT} DESC, changed_at DESC, id DESC LIMIT %(cap)s
-    ),
-    found AS (SELECT count(*) AS found, min(weight) AS lightest FROM heavy)
-    SELECT found.found, found.lightest, heavy.id, {_MICROSECONDS}, confidence, importance
-    FROM found LEFT JOIN heavy ON heavy.score >= %(min_score)s::float8 - %(margin)s::float8
-"""
-
-
-# The first step when an earlier ranking of the server left a hint (_HINTS): the walk as above, and in the
-# same round trip the weight index read with the thresholds the hinted N-th best calls for. Python checks
-# the hint against the N-th best it then finds before relying on what the read left out.
-_HINTED_FIRST_STEP = f"""
-    WITH walked AS (
-        SELECT id, changed_at, confidence, importance, {_WEIGHT} AS weight, {_UNMATCHED_SCORE} AS score
-        FROM memory_fact WHERE {_IN_FORCE} ORDER BY changed_at DESC, id DESC LIMIT %(depth)s
-    ),
-    last_walked AS (SELECT id FROM walked ORDER BY changed_at, id LIMIT 1),
-    heavy AS (
-        SELECT id, changed_at, confidence, importance, {_WEIGHT} AS weight, {_UNMATCHED_SCORE} AS score
-        FROM memory_fact
-        WHERE {_IN_FORCE} AND {_WEIGHT} >= %(min_weight)s::float8 AND changed_at <= %(now)s::timestamptz {{since}}
-        ORDER BY {_WEIGHT} DESC, changed_at DESC, id DESC LIMIT %(cap)s
-    ),
-    found AS (SELECT count(*) AS found, min(weight) AS lightest FROM heavy)
-    SELECT id, {_MICROSECONDS}, confidence, importance, weight, id = (SELECT id FROM last_walked),
-           (SELECT count(*) FROM walked), NULL::int8, NULL::float8
-    FROM walked
-    WHERE score >= COALESCE((SELECT score FROM walked ORDER BY score DESC OFFSET %(nth)s LIMIT 1), '-infinity')
-                   - %(margin)s::float8
-       OR id = (SELECT id FROM last_walked)
-    UNION ALL
-    SELECT id, {_MICROSECONDS}, confidence, importance, {_WEIGHT}, false, NULL, NULL, NULL FROM memory_fact
-    WHERE {_IN_FORCE} AND id = ANY(%(matched)s)
-    UNION ALL
-    SELECT heavy.id, {_MICROSECONDS}, confidence, importance, weight, false, NULL, found.found, found.lightest
-    FROM found LEFT JOIN heavy ON heavy.score >= %(min_score)s::float8 - %(margin)s::float8
-"""
 # Per server, ranking weights and slots: a lower bound of the N-th best unmatched score at a moment, left by
 # the last ranking (any message's N-th best is at least that, less the recency lost since). Only a hint:
 # Python checks it on every use, a wrong one costs a round trip and never a fact. Per process, never stored.
@@ -205,7 +123,7 @@ class _Walk:
             nth = self.nth_best()
             params.update(after_id=self.last[0], after_changed_at=_moment(self.last[1]), after_weight=self.last[2],
                           min_score=nth.score if nth else None)
-        sql = _WALK.format(after=after, order=self.shape["order"], reverse_order=self.shape["reverse_order"])
+        sql = WALK.format(after=after, order=self.shape["order"], reverse_order=self.shape["reverse_order"])
         walked = 0
         for row, columns in self.fetch(sql, params):
             fact_id, changed_us, confidence, importance, weight, is_last, walk_length = row
@@ -222,7 +140,7 @@ class _Walk:
                   "min_score": nth_score}
         if since_us is not None:
             params["since"] = _moment(since_us)
-        rows = self.fetch(_HEAVY_ENOUGH.format(since="AND changed_at >= %(since)s" if since_us is not None else ""),
+        rows = self.fetch(HEAVY_ENOUGH.format(since="AND changed_at >= %(since)s" if since_us is not None else ""),
                           params)
         for (_found, _lightest, fact_id, changed_us, confidence, importance), columns in rows:
             if fact_id is not None:
@@ -238,7 +156,7 @@ class _Walk:
                   "min_score": guess, "matched": list(self.relevance)}
         if since_us is not None:
             params["since"] = _moment(since_us)
-        sql = _HINTED_FIRST_STEP.format(since="AND changed_at >= %(since)s" if since_us is not None else "")
+        sql = HINTED_FIRST_STEP.format(since="AND changed_at >= %(since)s" if since_us is not None else "")
         walked, heavy = 0, _HeavyFetch(found=0, lightest=None)
         for row, columns in self.fetch(sql, params):
             fact_id, changed_us, confidence, importance, weight, is_last, walk_length, found, lightest = row
@@ -299,8 +217,8 @@ def rank_top(server_id: int, weights: Weights, limit: int, relevance: dict[int, 
     as scoring every fact gives (tests/memory/retrieval/ranking/ranking_reference.py does that). With `columns` (of
     memory_fact under their alias), RankingRun.columns holds them for every fact ranked."""
     if weights.recency == 0 and weights.importance > 0:
-        return _rank_by_weight(_Walk(server_id, weights, relevance, now, limit, _HEAVIEST, columns))
-    return _rank_by_recency(_Walk(server_id, weights, relevance, now, limit, _NEWEST, columns))
+        return _rank_by_weight(_Walk(server_id, weights, relevance, now, limit, HEAVIEST, columns))
+    return _rank_by_recency(_Walk(server_id, weights, relevance, now, limit, NEWEST, columns))
 
 
 def _settled(walk: _Walk, bound: float, nth: ScoredFact) -> bool:
