@@ -9,10 +9,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from memory.text.hints import looks_like_instructions
 from memory.clients.chat import ModelError, chat_completion
-from memory.models import ModelEndpoint
 from memory.facts.selectors import summary_text
+from memory.models import ModelEndpoint
+from memory.text.hints import looks_like_instructions
 from teams.models import Server
 
 from .models import ProposalKind

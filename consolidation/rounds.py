@@ -34,11 +34,12 @@ from django.db import DatabaseError, IntegrityError, OperationalError, connectio
 from django.utils import timezone
 
 from config.queue import enqueue, enqueue_on_commit
-from memory.models import Fact, ModelEndpoint
 from memory.configuration.selectors import ai_settings_for_server
+from memory.models import Fact, ModelEndpoint
 from memory.types import CONSOLIDATING_TYPES, profile_for
 from teams.models import Server
 
+from .holds import ADVISORY_LOCK_NAMESPACE, hold_rounds_off
 from .model_review import ModelReview, model_review, summary_draft
 from .models import (
     ConsolidationRound,
@@ -50,7 +51,6 @@ from .models import (
     RoundTrigger,
     SummaryDraft,
 )
-from .holds import ADVISORY_LOCK_NAMESPACE, hold_rounds_off
 from .pairs import Pair, PairingFact, find_pairs
 from .selectors import (
     consolidation_model,

@@ -24,7 +24,6 @@ from memory.text.limits import validate_content, validate_key, validate_unit_int
 from teams.admin import ServerAdmin
 from teams.models import Server
 
-
 # What admin may write on a fact, through the same services as the panel (numbers, versions, audit rows,
 # re-embedding); windows, authors and links change through the panel's own flows, where they are audited.
 FACT_ADD_FIELDS = ["server", "key", "content", "scope", "member_id", "confidence", "importance"]

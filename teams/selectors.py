@@ -9,7 +9,6 @@ from config.rows import columns
 
 from .models import AuditEntry, BotToken, Server
 
-
 # What authentication reads of a token (teams_bottoken aliased t); memory.bot.selectors.bot_token_and_server
 # reads the same columns in its one query for token and server.
 ACTIVE_TOKEN_COLUMNS = columns(BotToken, "t", ["id", "team_id", "last_used_at"])

@@ -6,6 +6,7 @@ from django import template
 
 from memory.types import profile_for
 from teams.models import Server
+
 from ..selectors import answers_waiting
 
 register = template.Library()

@@ -19,12 +19,12 @@ import discord
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
 
+from memory.configuration.directory import ReportedChannel, channels_forget, channels_report
+from memory.configuration.selectors import ai_settings_for_server
 from teams.models import Server
 
-from memory.configuration.directory import ReportedChannel, channels_forget, channels_report
 from .exchanges import MESSAGE_MAX_LENGTH, IncomingMessage
 from .reply import HistoryMessage, ReplyFailed, reply_to_message
-from memory.configuration.selectors import ai_settings_for_server
 
 logger = logging.getLogger(__name__)
 

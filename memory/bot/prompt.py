@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from memory.types import TypeProfile
-from memory.text.hints import looks_like_instructions
 from memory.models import AuthorKind, Fact, Scope
+from memory.text.hints import looks_like_instructions
+from memory.types import TypeProfile
 
 MEMORY_OPEN, MEMORY_CLOSE = "<memory>", "</memory>"
 _BLOCK_TAG = re.compile(r"</?\s*memory\s*>", re.IGNORECASE)

@@ -12,6 +12,11 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 
+from memory.clients.chat import ModelAnswer, ModelError, ToolCall, chat_completion
+from memory.configuration.selectors import model_endpoints_for_server
+from memory.models import Exchange, ExchangeStatus, ModelPurpose, Scope
+from memory.text.limits import clean_text, validate_content
+from memory.types import profile_for
 from teams.models import Server
 
 from .actions import (
@@ -33,12 +38,7 @@ from .exchanges import (
     exchange_search,
     search_unavailable_reason,
 )
-from memory.clients.chat import ModelAnswer, ModelError, ToolCall, chat_completion
-from memory.types import profile_for
-from memory.models import Exchange, ExchangeStatus, ModelPurpose, Scope
 from .prompt import memory_tools, search_results_block, speaker_line, system_prompt
-from memory.configuration.selectors import model_endpoints_for_server
-from memory.text.limits import clean_text, validate_content
 
 HISTORY_LIMIT = 30
 NO_REPLY_MODEL = "No reply model is configured for this server; set one on the AI settings page."

@@ -16,7 +16,6 @@ from memory.retrieval.shown_facts import newest_facts_from_json
 from teams.models import BotToken, Server
 from teams.selectors import ACTIVE_TOKEN_COLUMNS
 
-
 _SERVER_COLUMNS = columns(Server, "s")
 _AI_SETTINGS_COLUMNS = columns(AISettings, "a")
 # The server with its AI settings and current summary, for the tables joined as s and a.

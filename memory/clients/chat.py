@@ -14,7 +14,6 @@ import httpx
 from django.conf import settings
 
 from config.crypto import decrypt_secret
-
 from memory.models import ModelEndpoint
 
 CONNECT_TIMEOUT_S = 5.0

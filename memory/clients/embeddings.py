@@ -23,7 +23,6 @@ import httpx
 from django.conf import settings
 
 from config.crypto import decrypt_secret
-
 from memory.models import ModelEndpoint
 
 DIMENSIONS = 384

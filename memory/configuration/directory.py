@@ -10,9 +10,8 @@ from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.utils import timezone
 
-from teams.models import SNOWFLAKE_REGEX, Server
-
 from memory.models import Channel
+from teams.models import SNOWFLAKE_REGEX, Server
 
 NAME_MAX_LENGTH = 100
 

@@ -8,12 +8,11 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-from teams.models import Server, Team
-from teams.services import configure_grant, membership_add, server_create, team_create
-
 from memory.configuration.services import memory_type_set
 from memory.facts.services import FactAuthor, fact_create, fact_retract, summary_set
 from memory.models import Fact, MemoryType
+from teams.models import Server, Team
+from teams.services import configure_grant, membership_add, server_create, team_create
 
 from .data import DEMO_FACTS, DEMO_GUILD_ID, DEMO_OTHER_SERVER_FACTS, DEMO_RETRACTIONS, DEMO_SUMMARY
 

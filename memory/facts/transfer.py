@@ -19,12 +19,11 @@ from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils import timezone
 
+from memory.indexing.catchup import catchup_if_embedding
+from memory.models import Fact, FactCounter, Summary
+from memory.text.limits import validate_key
 from teams.models import Server
 from teams.services import audit_record
-
-from memory.models import Fact, FactCounter, Summary
-from memory.indexing.catchup import catchup_if_embedding
-from memory.text.limits import validate_key
 
 FORMAT = "lorekeeper-memory/1"
 FACT_FIELDS = ("number", "scope", "member_id", "key", "content", "confidence", "importance", "author_kind",

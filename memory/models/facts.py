@@ -18,7 +18,6 @@ from memory.text.keys import KEY_DB_REGEX, KEY_MAX_LENGTH
 from memory.text.limits import CONTENT_MAX_LENGTH, SUMMARY_MAX_LENGTH
 from teams.models import SNOWFLAKE_REGEX, Server
 
-
 # Full-text configuration for facts. English stemming and stop words make "birthdays" find
 # "birthday" and keep "when is my" out of the ranking; identical words in other languages
 # still match because both sides are processed the same way.

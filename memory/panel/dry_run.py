@@ -13,15 +13,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from memory.clients.embeddings import LocalProvider
-from memory.indexing.vectors import EMBED_BATCH, facts_needing_embedding, provider_for
-from teams.models import Server
-
-from memory.models import Fact, FactEmbedding
-from memory.types import PROFILES, Addition, ContextOrder, TypeProfile, profile_for
-from memory.retrieval.ranking import ScoredFact, Weights, microseconds, rank_top, scored_fact
-from memory.retrieval.context import context_strategy, message_relevance
 from memory.configuration.selectors import ai_settings_for_server
 from memory.facts.listing import search_query_for
+from memory.indexing.vectors import EMBED_BATCH, facts_needing_embedding, provider_for
+from memory.models import Fact, FactEmbedding
+from memory.retrieval.context import context_strategy, message_relevance
+from memory.retrieval.ranking import ScoredFact, Weights, microseconds, rank_top, scored_fact
+from memory.types import PROFILES, Addition, ContextOrder, TypeProfile, profile_for
+from teams.models import Server
 
 SAMPLE_MESSAGE_MAX_LENGTH = 500
 # The cards whose numbers take a moment (a round's pairs, the catch-up's cost) load them from these URLs.

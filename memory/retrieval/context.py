@@ -20,7 +20,6 @@ from .ranking import RELEVANCE_DEPTH, Weights, rank_top, relevance_by_position
 from .shown_facts import CONTEXT_COLUMNS, facts_from_rows
 from .words import search_word_ids
 
-
 _NEWEST_IN_FORCE_SQL = f"""
     SELECT {CONTEXT_COLUMNS.sql} FROM memory_fact f
     WHERE f.server_id = %s AND f.retracted_at IS NULL

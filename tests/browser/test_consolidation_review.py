@@ -6,9 +6,9 @@ import pytest
 
 from consolidation.models import ConsolidationRound, Proposal, ProposalKind, ProposalStatus, RoundStatus
 from consolidation.rounds import round_run
-from memory.models import Fact, MemoryType
 from memory.configuration.services import memory_type_set
 from memory.facts.services import FactAuthor
+from memory.models import Fact, MemoryType
 from tests.conftest import FILLER
 from tests.factories import make_fact
 

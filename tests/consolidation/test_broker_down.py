@@ -12,9 +12,9 @@ from django.utils import timezone
 from config.celery import app
 from consolidation.models import ConsolidationRound, RoundStatus
 from consolidation.rounds import round_queue, sweep_rounds
+from memory.configuration.services import memory_type_set
 from memory.indexing.catchup import sweep_embeddings
 from memory.models import EmbeddingRound, Fact, FactEmbedding, MemoryType
-from memory.configuration.services import memory_type_set
 from tests.factories import make_fact
 
 pytestmark = pytest.mark.django_db

@@ -9,9 +9,9 @@ from django.db import connection, transaction
 
 from memory.bot.actions import Retract, Supersede, exchange_apply_actions
 from memory.bot.exchanges import IncomingMessage, exchange_open
-from memory.models import Exchange, Fact, MemoryType
 from memory.configuration.services import memory_type_set
 from memory.facts.services import FactConflict, fact_update, server_wipe
+from memory.models import Exchange, Fact, MemoryType
 from tests.factories import make_fact
 from tests.model_server import Slow, answer
 

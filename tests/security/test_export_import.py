@@ -12,8 +12,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from memory.models import Fact, Summary
 from memory.facts.services import FactAuthor, fact_retract, summary_set
+from memory.models import Fact, Summary
 from tests.factories import make_fact, make_server
 
 pytestmark = pytest.mark.django_db
@@ -94,8 +94,8 @@ def test_an_export_with_a_number_twice_is_refused_and_nothing_is_imported(server
 
 
 def test_facts_imported_into_a_semantic_server_are_queued_for_their_vectors(server, owner, team, tmp_path):
-    from memory.models import EmbeddingRound, MemoryType
     from memory.configuration.services import memory_type_set
+    from memory.models import EmbeddingRound, MemoryType
 
     source = make_fact(server, key="theme")
     copy = make_server(team, name="Copy", guild_id="100000000000000057")

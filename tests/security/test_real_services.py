@@ -33,11 +33,11 @@ from config import embedded
 from config.celery import app
 from consolidation.models import ConsolidationRound, Proposal, ProposalKind, RoundStatus
 from consolidation.rounds import round_queue, sweep_rounds
+from memory.clients.embeddings import fact_text
+from memory.configuration.services import memory_type_set
 from memory.indexing import vectors
 from memory.indexing.catchup import sweep_embeddings
-from memory.clients.embeddings import fact_text
 from memory.models import EmbeddingRound, EmbeddingRoundStatus, Exchange, Fact, FactEmbedding, MemoryType, ModelPurpose
-from memory.configuration.services import memory_type_set
 from tests.factories import make_fact
 from tests.memory.conftest import use_endpoint_embeddings
 from tests.model_server import Slow, answer, played_model, tool_call

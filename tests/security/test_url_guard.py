@@ -13,8 +13,8 @@ from types import ModuleType
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, path
 
-import tests.memory.bot.api.test_errors as api_permission_tests
 import tests.consolidation.test_views as consolidation_permission_tests
+import tests.memory.bot.api.test_errors as api_permission_tests
 import tests.memory.panel.test_view_permissions as memory_permission_tests
 
 # URLs that are not panel or bot views, with the reason they need no permission matrix.

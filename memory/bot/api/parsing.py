@@ -7,12 +7,12 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
-from teams.models import SNOWFLAKE_REGEX
-
 from memory.bot.actions import MemoryOp, Retract, Supersede, build_remember, validate_number, validate_reason
 from memory.bot.exchanges import MESSAGE_MAX_LENGTH, IncomingMessage
-from ..reply import HISTORY_LIMIT, HistoryMessage
 from memory.text.limits import validate_content
+from teams.models import SNOWFLAKE_REGEX
+
+from ..reply import HISTORY_LIMIT, HistoryMessage
 from .http import ApiError
 
 MAX_OPS_PER_KIND = 50

@@ -11,10 +11,10 @@ from django.views.decorators.csrf import csrf_exempt
 from config.api_errors import error_response
 from memory.bot.actions import exchange_apply_actions
 from memory.bot.exchanges import ExchangeRefused, ensure_run_by_bot, exchange_open, exchange_search
-from memory.models import Exchange
 from memory.bot.reply import ReplyFailed, reply_to_message
-from memory.configuration.selectors import ai_settings_for_server
 from memory.bot.selectors import exchange_for_bot
+from memory.configuration.selectors import ai_settings_for_server
+from memory.models import Exchange
 from teams.models import BotToken, Server
 
 from .http import ApiError, bot_api, json_body, public_api

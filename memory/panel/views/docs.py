@@ -6,9 +6,8 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from teams.panel import HtmxHttpRequest, panel_login_required
-
 from memory.types import PROFILES
+from teams.panel import HtmxHttpRequest, panel_login_required
 
 
 @panel_login_required

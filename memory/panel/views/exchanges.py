@@ -9,15 +9,15 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from memory.bot.exchanges import IncomingMessage, exchange_open
+from memory.bot.reply import ReplyFailed, reply_to_message
+from memory.bot.selectors import exchanges_for_server
+from memory.configuration.selectors import channel_names, model_endpoints_for_server
+from memory.models import ModelPurpose
 from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_configurer, server_for_viewer
 
-from memory.bot.exchanges import IncomingMessage, exchange_open
 from ..forms import PlaygroundForm
-from memory.models import ModelPurpose
-from memory.bot.reply import ReplyFailed, reply_to_message
-from memory.configuration.selectors import channel_names, model_endpoints_for_server
-from memory.bot.selectors import exchanges_for_server
 
 EXCHANGE_PAGE_SIZE = 25
 

@@ -9,12 +9,6 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget, trigger_client_event
 
-from teams.models import Server
-from teams.panel import HtmxHttpRequest, panel_login_required
-from teams.permissions import can_configure, server_for_configurer, server_for_viewer
-
-from ..forms import FactCreateForm, FactEditForm
-from memory.models import Fact
 from memory.facts.selectors import fact_by_number
 from memory.facts.services import (
     FactAuthor,
@@ -25,6 +19,12 @@ from memory.facts.services import (
     fact_restore,
     fact_update,
 )
+from memory.models import Fact
+from teams.models import Server
+from teams.panel import HtmxHttpRequest, panel_login_required
+from teams.permissions import can_configure, server_for_configurer, server_for_viewer
+
+from ..forms import FactCreateForm, FactEditForm
 
 # Client event after a fact was added, deleted or restored: the fact list (its count, tabs and rows) reloads
 # itself once the answer is on the page (after the swap settles, so the row the user acted on is seen first).

@@ -9,18 +9,17 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from memory.configuration.selectors import ai_settings_for_server
+from memory.facts.listing import SORTS, FactFilter, FactPage, FactState, fact_page_or_nearest
+from memory.facts.selectors import servers_with_retracted_facts
+from memory.text.hints import content_hint
+from memory.types import PROFILES, profile_for
 from teams.models import SNOWFLAKE_REGEX
 from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import servers_configurable_by, servers_visible_to
 
 from ..forms import FactCreateForm
-from memory.text.hints import content_hint
-from memory.types import PROFILES, profile_for
-from memory.configuration.selectors import ai_settings_for_server
-from memory.facts.listing import SORTS, FactFilter, FactPage, FactState, fact_page_or_nearest
-from memory.facts.selectors import servers_with_retracted_facts
 from .server_memory import summary_block_context
-
 
 SNOWFLAKE = re.compile(SNOWFLAKE_REGEX)
 

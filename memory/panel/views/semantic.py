@@ -6,11 +6,10 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from teams.panel import HtmxHttpRequest, panel_login_required
-from teams.permissions import server_for_viewer
-
 from memory.indexing.catchup import catchup_progress
 from memory.panel.dry_run import semantic_dry_run
+from teams.panel import HtmxHttpRequest, panel_login_required
+from teams.permissions import server_for_viewer
 
 
 @panel_login_required

@@ -13,6 +13,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 
+from memory.configuration.selectors import ai_settings_for_server
+from memory.configuration.services import memory_type_set
+from memory.facts.selectors import summary_current, summary_earlier_count, summary_versions
+from memory.facts.services import FactAuthor, facts_restore_all, member_wipe, server_wipe, summary_set
+from memory.models import Fact
+from memory.types import PROFILES, profile_for
 from teams.models import Server
 from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_configurer, server_for_viewer
@@ -20,12 +26,6 @@ from teams.selectors import audit_entries_page
 
 from ..dry_run import clean_sample_message, ranked_slot_changes, type_cards
 from ..forms import SummaryForm, WipeForm
-from memory.types import PROFILES, profile_for
-from memory.models import Fact
-from memory.configuration.selectors import ai_settings_for_server
-from memory.facts.selectors import summary_current, summary_earlier_count, summary_versions
-from memory.configuration.services import memory_type_set
-from memory.facts.services import FactAuthor, facts_restore_all, member_wipe, server_wipe, summary_set
 
 AUDIT_PAGE_SIZE = 50
 SUMMARY_HISTORY_PAGE_SIZE = 20

@@ -10,14 +10,14 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from memory.configuration.selectors import ai_settings_for_server, channel_names, model_endpoints_for_server
+from memory.configuration.services import ChannelRule, ai_settings_update, model_endpoint_remove, model_endpoint_set
+from memory.models import ModelPurpose
+from memory.types import profile_for
 from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_configurer, server_for_viewer
 
 from ..forms import AISettingsForm, ModelEndpointForm
-from memory.types import profile_for
-from memory.models import ModelPurpose
-from memory.configuration.selectors import ai_settings_for_server, channel_names, model_endpoints_for_server
-from memory.configuration.services import ChannelRule, ai_settings_update, model_endpoint_remove, model_endpoint_set
 
 
 def _endpoint_forms(data, endpoints) -> list[tuple[str, str, ModelEndpointForm, object]]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from memory.bot.actions import Remember, Retract, exchange_apply_actions
 from memory.bot.exchanges import IncomingMessage, exchange_open
-from memory.models import Fact
 from memory.configuration.services import ChannelRule, ai_settings_update, memory_type_set
+from memory.models import Fact
 from tests.factories import make_fact
 
 

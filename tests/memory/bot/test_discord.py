@@ -16,12 +16,11 @@ from dataclasses import dataclass
 import discord
 import pytest
 from asgiref.sync import async_to_sync
+from discord.state import ConnectionState
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from discord.state import ConnectionState
 
-from memory.configuration.directory import ReportedChannel, channels_forget, channels_report
 from memory.bot.discord import (
     answer_message,
     bot_intents,
@@ -33,8 +32,9 @@ from memory.bot.discord import (
     should_answer,
     split_reply,
 )
-from memory.models import Channel, Exchange, ExchangeStatus, ModelPurpose
+from memory.configuration.directory import ReportedChannel, channels_forget, channels_report
 from memory.configuration.services import ChannelRule, ai_settings_update, model_endpoint_set
+from memory.models import Channel, Exchange, ExchangeStatus, ModelPurpose
 from tests.model_server import FakeModelServer, Status, answer
 
 BOT_ID = 900000000000000001

@@ -10,10 +10,9 @@ from hypothesis import strategies as st
 
 from memory.bot.actions import Retract, Supersede, exchange_apply_actions
 from memory.bot.exchanges import exchange_open, exchange_search
-from memory.models import AuthorKind, Fact
 from memory.facts.services import fact_retract
+from memory.models import AuthorKind, Fact
 from tests.factories import UserFactory, make_fact, make_server, make_team
-
 from tests.memory.conftest import CHANNEL, PAUL, facts_snapshot, paul_says, set_channel_rules, use_memory_type
 
 WORDS = ["dragon", "castle", "wizard", "potion", "knight"]

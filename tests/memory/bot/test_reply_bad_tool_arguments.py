@@ -7,12 +7,11 @@ import json
 
 import pytest
 
-from memory.models import Exchange, ExchangeStatus, Fact
 from memory.bot.reply import reply_to_message
+from memory.models import Exchange, ExchangeStatus, Fact
 from tests.factories import make_fact
-from tests.model_server import answer, tool_call
-
 from tests.memory.conftest import api_post, facts_snapshot, paul_says, reply_body, reply_url, use_memory_type
+from tests.model_server import answer, tool_call
 
 SHOWN = "shown"  # stands for the number of the fact in the context
 

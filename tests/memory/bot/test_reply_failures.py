@@ -8,12 +8,10 @@ import time
 
 import pytest
 
-from memory.models import Exchange, ExchangeStatus, Fact, ModelPurpose
 from memory.bot.reply import NO_REPLY_MODEL, ReplyFailed, reply_to_message
 from memory.configuration.services import model_endpoint_remove, model_endpoint_set
+from memory.models import Exchange, ExchangeStatus, Fact, ModelPurpose
 from tests.factories import make_fact
-from tests.model_server import Raw, Slow, Status, answer, tool_call
-
 from tests.memory.conftest import (
     MODEL_API_KEY,
     api_post,
@@ -24,6 +22,7 @@ from tests.memory.conftest import (
     set_channel_rules,
     use_memory_type,
 )
+from tests.model_server import Raw, Slow, Status, answer, tool_call
 
 
 @pytest.fixture
@@ -183,8 +182,8 @@ def test_a_failure_where_memory_may_not_be_written_is_still_recorded(client, ser
 
 
 def test_a_nul_or_lone_surrogate_in_the_reply_is_dropped_not_a_500(server, model_server):
-    from memory.bot.reply import reply_to_message
     from memory.bot.exchanges import IncomingMessage
+    from memory.bot.reply import reply_to_message
     from tests.model_server import Raw
 
     model_server.script = [Raw(b'{"choices": [{"message": {"role": "assistant", "content": "hel\\u0000lo \\udc00!"}}]}')]

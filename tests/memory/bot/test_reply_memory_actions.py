@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from memory.models import AuthorKind, Exchange, ExchangeStatus, Fact, Scope
 from memory.bot.reply import reply_to_message
+from memory.models import AuthorKind, Exchange, ExchangeStatus, Fact, Scope
 from tests.factories import make_fact
-from tests.model_server import answer, tool_call
-
 from tests.memory.conftest import (
     PAUL,
     api_post,
@@ -20,6 +18,7 @@ from tests.memory.conftest import (
     set_channel_rules,
     use_memory_type,
 )
+from tests.model_server import answer, tool_call
 
 
 @pytest.fixture

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from memory.models import ModelEndpoint
 from memory.bot.reply import HistoryMessage, reply_to_message
 from memory.facts.services import FactAuthor, summary_set
+from memory.models import ModelEndpoint
 from tests.factories import make_fact
-
 from tests.memory.conftest import (
     CHANNEL,
     MODEL_API_KEY,

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from memory.bot.exchanges import IncomingMessage, exchange_open
-from memory.models import AISettings, Exchange, Fact, MemoryType
-from memory.retrieval.context import context_choice
+from memory.bot.selectors import bot_token_and_server, exchange_for_bot
 from memory.configuration.selectors import ai_settings_for_server
 from memory.configuration.services import ai_settings_ensure
-from memory.bot.selectors import bot_token_and_server, exchange_for_bot
 from memory.facts.selectors import summary_text
 from memory.facts.services import FactAuthor, summary_set
+from memory.models import AISettings, Exchange, Fact, MemoryType
+from memory.retrieval.context import context_choice
 from teams.models import BotToken, Server
 from teams.selectors import bot_token_active_by_hash
 from teams.services import bot_token_hash, bot_token_revoke

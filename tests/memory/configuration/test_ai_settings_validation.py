@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from memory.models import AISettings
 from memory.configuration.selectors import ai_settings_for_server
 from memory.configuration.services import ChannelRule, ai_settings_update
+from memory.models import AISettings
 
 ALL = ChannelRule(all_channels=True)
 

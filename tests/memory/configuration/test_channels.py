@@ -7,10 +7,9 @@ from __future__ import annotations
 import pytest
 
 from memory.configuration.channels import channel_access
-from memory.models import AISettings, Exchange
 from memory.facts.services import FactAuthor, summary_set
+from memory.models import AISettings, Exchange
 from tests.factories import make_fact
-
 from tests.memory.conftest import PAUL, api_post, context_url, set_channel_rules, use_memory_type
 
 LISTED, UNLISTED, THREAD = "1001", "1002", "5005"

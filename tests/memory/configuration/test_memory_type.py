@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from memory.types import profile_for
-from memory.models import Fact, MemoryType
 from memory.configuration.selectors import ai_settings_for_server
 from memory.configuration.services import memory_type_set
 from memory.facts.services import fact_retract
+from memory.models import Fact, MemoryType
+from memory.types import profile_for
 from teams.models import AuditEntry
 from tests.factories import make_fact
 

@@ -10,8 +10,8 @@ from django.core.management import call_command
 from django.db import connection
 
 from config.crypto import decrypt_secret
-from memory.models import ModelEndpoint, ModelPurpose
 from memory.configuration.services import model_endpoint_set
+from memory.models import ModelEndpoint, ModelPurpose
 
 SECRET = "sk-test-abcdefghijklmnop1234"
 

@@ -7,8 +7,8 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from memory.models import Fact
 from memory.facts.selectors import summary_current
+from memory.models import Fact
 from teams.models import Server
 from teams.permissions import can_configure, servers_visible_to
 

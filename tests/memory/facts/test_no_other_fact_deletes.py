@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from django.db import InternalError, ProgrammingError, connection, transaction
 
-from memory.models import Fact
 from memory.facts.services import fact_delete
+from memory.models import Fact
 from tests.factories import make_fact
 
 ROOT = Path(__file__).resolve().parents[3]

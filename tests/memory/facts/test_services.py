@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from memory.models import Fact, Scope, Summary
 from memory.facts.selectors import facts_in_force, summary_current
 from memory.facts.services import (
     FactAuthor,
@@ -18,6 +17,7 @@ from memory.facts.services import (
     facts_restore_all,
     summary_set,
 )
+from memory.models import Fact, Scope, Summary
 from teams.models import AuditEntry
 from tests.factories import make_fact
 

@@ -7,8 +7,8 @@ import threading
 import pytest
 from django.db import connection
 
-from memory.models import Summary
 from memory.facts.services import FactAuthor, summary_set
+from memory.models import Summary
 
 
 @pytest.mark.django_db(transaction=True)

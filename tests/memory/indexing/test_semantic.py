@@ -4,17 +4,16 @@ so calls can be counted)."""
 
 from __future__ import annotations
 
-
 import pytest
 
-from memory.indexing import catchup as catchup_rounds
-from memory.indexing import vectors
-from memory.clients.embeddings import LOCAL_MODEL_NAME, LocalProvider
 from memory.bot.exchanges import IncomingMessage, exchange_open, exchange_search
-from memory.models import EmbeddingRound, EmbeddingRoundStatus, FactEmbedding, MemoryType, ModelPurpose
-from memory.retrieval.words import search_words
+from memory.clients.embeddings import LOCAL_MODEL_NAME, LocalProvider
 from memory.configuration.services import memory_type_set, model_endpoint_set
 from memory.facts.services import fact_update
+from memory.indexing import catchup as catchup_rounds
+from memory.indexing import vectors
+from memory.models import EmbeddingRound, EmbeddingRoundStatus, FactEmbedding, MemoryType, ModelPurpose
+from memory.retrieval.words import search_words
 from tests.factories import make_fact
 from tests.memory.conftest import use_endpoint_embeddings
 from tests.model_server import Status, played_model

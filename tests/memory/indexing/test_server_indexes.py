@@ -8,20 +8,19 @@ from __future__ import annotations
 
 import math
 import random
-
 from types import SimpleNamespace
 
 import pytest
 from django.db import connection, connections
 
-from memory.retrieval import words as word_search
+from memory.admin import ServerWipingAdmin as ServerAdmin
+from memory.facts.services import fact_retract, server_wipe
 from memory.indexing import server_indexes
 from memory.indexing.server_indexes import VECTORS, WORDS
 from memory.models import Fact, FactEmbedding
-from memory.facts.services import fact_retract, server_wipe
+from memory.retrieval import words as word_search
 from memory.retrieval.meaning import NEAREST_SQL, nearest_fact_ids, nearest_params, set_hnsw_search
 from memory.tasks import maintain_server_indexes
-from memory.admin import ServerWipingAdmin as ServerAdmin
 from tests.factories import make_fact
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -6,8 +6,8 @@ import importlib
 
 from django.db import connection
 
-from memory.models import AISettings, Fact, MemoryType
 from memory.configuration.services import ai_settings_ensure
+from memory.models import AISettings, Fact, MemoryType
 from tests.factories import make_fact
 
 migration = importlib.import_module("memory.migrations.0015_round_vanishing_unit_values")

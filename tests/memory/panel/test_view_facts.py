@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from memory.models import Fact
 from memory.facts.services import fact_retract, fact_update
+from memory.models import Fact
 from teams.models import AuditEntry
 from tests.conftest import logged_in_client
 from tests.factories import make_fact

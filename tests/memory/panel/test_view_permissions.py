@@ -8,9 +8,9 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 from django.urls import reverse
 
-from memory.panel import urls as memory_urls
-from memory.models import Exchange
 from memory.facts.services import fact_retract
+from memory.models import Exchange
+from memory.panel import urls as memory_urls
 from tests.conftest import logged_in_client
 from tests.factories import make_fact
 

@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from memory.models import Exchange, Fact, MemoryType
-from tests.memory.bot.api.helpers import configure
 from tests.conftest import logged_in_client
 from tests.factories import make_fact
+from tests.memory.bot.api.helpers import configure
 
 HTMX = {"HX-Request": "true"}
 

@@ -8,10 +8,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from memory.models import Fact, Summary
 from memory.configuration.selectors import ai_settings_for_server
 from memory.facts.selectors import summary_current
 from memory.facts.services import FactAuthor, fact_retract, summary_set
+from memory.models import Fact, Summary
 from teams.models import AuditEntry
 from teams.services import audit_record
 from tests.conftest import logged_in_client

@@ -6,9 +6,9 @@ import pytest
 from django.urls import reverse
 
 from config.crypto import decrypt_secret
-from memory.models import ModelEndpoint, ModelPurpose
 from memory.configuration.selectors import ai_settings_for_server
 from memory.configuration.services import ChannelRule, ai_settings_update, model_endpoint_set
+from memory.models import ModelEndpoint, ModelPurpose
 from teams.models import AuditEntry
 from tests.conftest import logged_in_client
 
@@ -145,8 +145,8 @@ def test_an_endpoint_without_a_model_name_is_refused_beside_the_field(owner, ser
 
 
 def test_saving_the_page_with_an_endpoint_left_as_it_was_changes_nothing_about_it(owner, server, reply_endpoint):
-    from memory.models import AISettings, EmbeddingRound, MemoryType
     from memory.configuration.services import memory_type_set
+    from memory.models import AISettings, EmbeddingRound, MemoryType
 
     memory_type_set(server=server, actor=owner, memory_type=MemoryType.SEMANTIC)
     EmbeddingRound.objects.filter(server=server).update(status="finished")

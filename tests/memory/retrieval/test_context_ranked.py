@@ -8,15 +8,14 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from memory.models import Fact, MemoryType
-from memory.retrieval.ranking import RELEVANCE_DEPTH, Weights, relevance_by_position
-from memory.retrieval.context import context_choice
-from memory.retrieval.words import search_word_ids
 from memory.configuration.selectors import ai_settings_for_server
 from memory.facts.services import fact_retract
-from tests.memory.bot.api.helpers import configure
+from memory.models import Fact, MemoryType
+from memory.retrieval.context import context_choice
+from memory.retrieval.ranking import RELEVANCE_DEPTH, Weights, relevance_by_position
+from memory.retrieval.words import search_word_ids
 from tests.factories import make_fact
-
+from tests.memory.bot.api.helpers import configure
 from tests.memory.retrieval.ranking.ranking_reference import rank_every_fact
 
 

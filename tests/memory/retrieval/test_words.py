@@ -14,12 +14,11 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from memory.retrieval import words as word_search
 from memory.bot.exchanges import ExchangeRefused, IncomingMessage, exchange_open, exchange_search
-from memory.models import SEARCH_CONFIG, Fact, MemoryType
 from memory.configuration.services import memory_type_set
 from memory.facts.services import fact_retract
-
+from memory.models import SEARCH_CONFIG, Fact, MemoryType
+from memory.retrieval import words as word_search
 from tests.factories import make_fact
 
 pytestmark = pytest.mark.django_db
@@ -130,8 +129,8 @@ def test_a_wiped_server_that_handed_out_a_million_numbers_is_not_searched_throug
     shared GIN index would hand over every other server's matches of the word to find nothing more."""
     from django.test.utils import CaptureQueriesContext
 
-    from memory.models import FactCounter
     from memory.facts.services import server_wipe
+    from memory.models import FactCounter
 
     make_fact(server, key="old", content="the ferret from before")
     server_wipe(server=server, actor=owner)

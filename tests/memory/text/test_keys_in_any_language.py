@@ -11,10 +11,10 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from consolidation.pairs import key_words
-from memory.models import Fact
-from memory.retrieval.words import search_words
 from memory.facts.services import FactAuthor, fact_create
 from memory.facts.transfer import export_lines, import_lines
+from memory.models import Fact
+from memory.retrieval.words import search_words
 from tests.conftest import logged_in_client
 from tests.factories import make_fact
 

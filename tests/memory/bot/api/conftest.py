@@ -6,9 +6,9 @@ import pytest
 
 from memory.bot.exchanges import IncomingMessage, exchange_open
 from memory.models import MemoryType, ModelEndpoint, ModelPurpose
-
 from tests.factories import make_fact
 from tests.model_server import FakeModelServer
+
 from .helpers import Api, configure
 
 

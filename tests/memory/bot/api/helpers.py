@@ -19,8 +19,8 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from memory.bot.api.schema import openapi_schema
-from memory.models import AISettings, Exchange, Fact, Summary
 from memory.configuration.selectors import ai_settings_for_server
+from memory.models import AISettings, Exchange, Fact, Summary
 from teams.models import Server
 
 API = "/api/v1"

@@ -12,10 +12,10 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from memory.models import AuthorKind, Exchange, Fact, MemoryType
 from memory.facts.services import FactAuthor, fact_retract
-
+from memory.models import AuthorKind, Exchange, Fact, MemoryType
 from tests.factories import UserFactory, make_fact
+
 from .helpers import Api, assert_error, configure, memory_state
 
 LEDGER_UP = [MemoryType.LEDGER, MemoryType.ARCHIVE]

@@ -9,10 +9,10 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from memory.models import Exchange, MemoryType
 from memory.facts.services import FactAuthor, fact_retract, fact_update, summary_set
-
+from memory.models import Exchange, MemoryType
 from tests.factories import UserFactory, make_fact
+
 from .helpers import MESSAGE, Api, assert_error, configure, memory_state, message
 
 SUMMARY = "Retro gaming server; replies are friendly and short."

@@ -8,10 +8,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from memory.models import Exchange, MemoryType
 from memory.facts.services import FactAuthor, summary_set
-
+from memory.models import Exchange, MemoryType
 from tests.factories import make_fact
+
 from .helpers import configure, memory_state
 
 SUMMARY = "Retro gaming server."

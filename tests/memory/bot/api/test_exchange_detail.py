@@ -7,11 +7,11 @@ from datetime import timedelta
 from django.utils import timezone
 
 from memory.bot.exchanges import IncomingMessage
-from memory.models import Fact, MemoryType
 from memory.bot.reply import reply_to_message
-
+from memory.models import Fact, MemoryType
 from tests.factories import make_fact
 from tests.model_server import answer, tool_call
+
 from .helpers import assert_error, configure, memory_state
 
 

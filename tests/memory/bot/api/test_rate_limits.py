@@ -10,10 +10,10 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
-from memory.models import AISettings, Fact
 from memory.configuration.selectors import ai_settings_for_server
 from memory.configuration.services import ai_settings_ensure
 from memory.facts.services import FactAuthor
+from memory.models import AISettings, Fact
 from tests.conftest import logged_in_client
 from tests.factories import make_fact
 from tests.memory.panel.test_view_settings import settings_form

@@ -6,9 +6,9 @@ import pytest
 from django.test import Client
 
 from memory.models import Exchange, Fact, MemoryType
-
 from tests.factories import make_fact
 from tests.model_server import Status, answer, tool_call
+
 from .helpers import Api, assert_error, configure, memory_state, message
 
 

@@ -10,13 +10,13 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
+from memory.bot.actions import REASON_MAX_LENGTH
 from memory.bot.api import parsing
 from memory.bot.api import urls as api_urls
 from memory.bot.api.schema import openapi_schema
-from memory.bot.actions import REASON_MAX_LENGTH
 from memory.bot.exchanges import MESSAGE_MAX_LENGTH
-from memory.models import CONTENT_MAX_LENGTH, KEY_MAX_LENGTH, KEY_REGEX
 from memory.bot.reply import HISTORY_LIMIT
+from memory.models import CONTENT_MAX_LENGTH, KEY_MAX_LENGTH, KEY_REGEX
 
 from .helpers import API, MESSAGE, REGISTRY, SCHEMA, SCHEMA_URI, assert_valid, component_validator
 

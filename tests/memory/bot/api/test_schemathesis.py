@@ -23,10 +23,10 @@ from django.db import close_old_connections
 from hypothesis import HealthCheck, given, settings
 
 from memory.bot.exchanges import IncomingMessage, exchange_open
-from memory.models import MemoryType
 from memory.facts.services import FactAuthor, summary_set
-
+from memory.models import MemoryType
 from tests.factories import make_fact
+
 from .helpers import SCHEMA, assert_answer_conforms, configure
 
 MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "25"))

@@ -8,10 +8,10 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from memory.models import Exchange, MemoryType
 from memory.facts.services import fact_retract
-
+from memory.models import Exchange, MemoryType
 from tests.factories import make_fact
+
 from .helpers import Api, assert_error, configure, memory_state
 
 
