@@ -94,7 +94,7 @@ def prewarm() -> None:
 
 def build_server_indexes(servers: list, build_memory: str = "1GB") -> None:
     """The word and vector indexes of their own that the app's worker builds for large servers on its
-    10-minute sweep (memory/server_indexes.py), built here the way the worker does, once: later runs
+    10-minute sweep (memory/indexing/server_indexes.py), built here the way the worker does, once: later runs
     find them valid and reuse them. Progress on stderr."""
     from django.conf import settings
 

@@ -44,7 +44,7 @@ maintenance_work_mem=4GB and one parallel worker, all in one transaction: interr
 table as it was. It also records a finished EmbeddingRound of the synthetic model per server, so
 meaning_for sees meaning as usable. Progress goes to stderr; on 2 cores expect 10-30 minutes, once.
 
-Switching a server to Semantic (memory.services.memory_type_set) queues a catch-up round; with the
+Switching a server to Semantic (memory.configuration.services.memory_type_set) queues a catch-up round; with the
 synthetic provider in place first it finds nothing to embed (facts written since the load are embedded
 by the synthetic provider's passages()) and, Celery being eager under config.settings.test, finishes
 within the switch. For the switch only, the session's work_mem is raised (SWITCH_WORK_MEM: see there why;

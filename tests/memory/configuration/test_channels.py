@@ -1,5 +1,5 @@
 """Where memory may be read and written (SPEC section 5): channels in or out of the lists, and threads,
-which follow their parent channel only with *Include threads* on. Checked on memory.channels.channel_access
+which follow their parent channel only with *Include threads* on. Checked on memory.configuration.channels.channel_access
 and on what the context endpoint hands the bot."""
 
 from __future__ import annotations

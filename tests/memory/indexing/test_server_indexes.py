@@ -1,4 +1,4 @@
-"""A large server gets word and vector indexes of its own (memory/server_indexes.py): built by the
+"""A large server gets word and vector indexes of its own (memory/indexing/server_indexes.py): built by the
 worker outside any transaction (CREATE INDEX CONCURRENTLY), used by the unchanged search queries for that
 server only, rebuilt when a build died half way, dropped when the server is gone or empty.
 
