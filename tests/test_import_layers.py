@@ -31,7 +31,7 @@ def copy_of_the_tree(tmp_path: Path) -> Path:
 def test_the_contracts_hold_on_the_tree():
     result = lint_imports(ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "2 kept, 0 broken" in result.stdout
+    assert "4 kept, 0 broken" in result.stdout
 
 
 def test_a_module_of_retrieval_importing_the_bot_breaks_the_layers(tmp_path):
@@ -43,6 +43,16 @@ def test_a_module_of_retrieval_importing_the_bot_breaks_the_layers(tmp_path):
     assert result.returncode != 0
     assert "memory.retrieval is not allowed to import memory.bot" in result.stdout
     assert "memory.retrieval.upward -> memory.bot.exchanges" in result.stdout
+
+
+def test_the_bot_importing_consolidation_breaks_its_contract(tmp_path):
+    tree = copy_of_the_tree(tmp_path)
+    (tree / "memory" / "bot" / "sideways.py").write_text("from consolidation import rounds  # noqa: F401\n")
+
+    result = lint_imports(tree)
+
+    assert result.returncode != 0
+    assert "memory's bot and panel do not import consolidation themselves BROKEN" in result.stdout
 
 
 def test_teams_importing_memory_breaks_the_forbidden_contract(tmp_path):
