@@ -170,8 +170,6 @@ def semantic_pairs_ready(server: Server) -> EmbeddingProvider | None:
     return meaning_for(server, ai_settings).provider
 
 
-
-
 def catchup_if_embedding(server: Server) -> None:
     """Under a type that embeds, every fact without a vector from the current model gets one (a catch-up round;
     words meanwhile): after the embedding model may have changed, or facts arrived without vectors (an import)."""

@@ -41,8 +41,6 @@ def text_hash(key: str, content: str, model_name: str) -> str:
     return hashlib.sha256(f"{model_name}\n{fact_text(key, content)}".encode()).hexdigest()
 
 
-
-
 def queue_fact_embeddings(server: Server, fact_ids: list[int]) -> None:
     """After a write commits: embed the facts (Semantic servers only; a no-op otherwise)."""
     ai_settings = ai_settings_for_server(server)

@@ -27,7 +27,6 @@ _NEWEST_IN_FORCE_SQL = f"""
 """
 
 
-
 def _most_recently_changed(server: Server, ai_settings: AISettings, message: str) -> ContextChoice:
     """Classic, Ledger and Searchable archive: the newest changes fill the slots (partial index walk),
     read with the server when the context call found it (NEWEST_IN_FORCE_JSON_SQL).

@@ -30,6 +30,5 @@ def facts_in_order(ids: list[int]) -> list[Fact]:
     return [by_pk[pk] for pk in ids if pk in by_pk]
 
 
-
 def newest_facts_from_json(arrays: list) -> list[Fact]:
     return CONTEXT_COLUMNS.instances_from_json(arrays)
