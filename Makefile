@@ -28,7 +28,9 @@ chromium:
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
+# The import contracts first (.importlinter: one import direction), then the suite.
 test: $(VENV)/.test-installed chromium
+	$(BIN)/lint-imports
 	DJANGO_SETTINGS_MODULE=config.settings.test $(BIN)/python -m config.embedded run \
 		--var "$$(mktemp -d /tmp/lorekeeper-test.XXXXXX)" --throwaway -- $(BIN)/python -m pytest $(PYTEST_ARGS)
 

@@ -80,7 +80,7 @@ def prewarm() -> None:
             cursor.execute("SHOW shared_buffers")
             shared_buffers = cursor.fetchone()[0]
             pages = 0
-            from memory.server_indexes import WORDS, server_indexes
+            from memory.indexing.server_indexes import WORDS, server_indexes
 
             for relation in [*HOT_RELATIONS, *server_indexes(WORDS).values()]:
                 cursor.execute("SELECT pg_prewarm(%s)", [relation])
@@ -94,11 +94,11 @@ def prewarm() -> None:
 
 def build_server_indexes(servers: list, build_memory: str = "1GB") -> None:
     """The word and vector indexes of their own that the app's worker builds for large servers on its
-    10-minute sweep (memory/server_indexes.py), built here the way the worker does, once: later runs
+    10-minute sweep (memory/indexing/server_indexes.py), built here the way the worker does, once: later runs
     find them valid and reuse them. Progress on stderr."""
     from django.conf import settings
 
-    from memory.server_indexes import KINDS, ensure_server_indexes, server_index_state
+    from memory.indexing.server_indexes import KINDS, ensure_server_indexes, server_index_state
 
     settings.LOREKEEPER_SERVER_INDEX_BUILD_MEMORY = build_memory
     for label, server in servers:

@@ -45,7 +45,7 @@ def main() -> None:
     from consolidation.rounds import round_run
     from consolidation.selectors import pairing_facts
     from memory.models import MemoryType
-    from memory.services import memory_type_set
+    from memory.configuration.services import memory_type_set
 
     started_at = time.perf_counter()
     server, user = ensure_server_facts(GUILD_ID, SERVER_NAME, FACTS)

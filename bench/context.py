@@ -10,7 +10,7 @@ common words, picked with Zipf-like weights from the seed's own word lists):
 
 - context.classic.<size>: POST /api/v1/servers/{guild}/context under Classic, in process through
   django.test.Client;
-- context.ranked.<size>: the same under Ranked (the best-scored facts for the message, memory/ranking/,
+- context.ranked.<size>: the same under Ranked (the best-scored facts for the message, memory/retrieval/ranking/,
   with the server's default weights), followed by `context.ranked.<size> settled_without_cap=<fraction>`:
   the share of those messages whose exact top N the first walk and one read of the weight index proved,
   without the read hitting its cap or the walk going deeper;
@@ -274,9 +274,9 @@ def _settled_without_cap(server, messages: list[str]) -> float:
     (ranked again outside the timing, to see how each was found)."""
     from django.utils import timezone
 
-    from memory.ranking import Weights, rank_top
-    from memory.retrieval import message_relevance
-    from memory.selectors import ai_settings_for_server
+    from memory.retrieval.ranking import Weights, rank_top
+    from memory.retrieval.context import message_relevance
+    from memory.configuration.selectors import ai_settings_for_server
 
     ai_settings = ai_settings_for_server(server)
     settled = 0
@@ -383,9 +383,9 @@ def main() -> None:
     from django.test import Client
 
     from _seed import BENCH_GUILD_ID, BENCH_SERVER_NAME, TARGET_FACTS, ensure_server_facts
-    from memory.exchanges import IncomingMessage, exchange_open
+    from memory.bot.exchanges import IncomingMessage, exchange_open
     from memory.models import Exchange, MemoryType
-    from memory.services import memory_type_set
+    from memory.configuration.services import memory_type_set
     from teams.services import bot_token_issue, bot_token_revoke
 
     started_at = time.perf_counter()

@@ -16,7 +16,7 @@ def main() -> None:
     from django.contrib.auth import get_user_model
     from django.test import Client
 
-    from memory.demo import DEMO_GUILD_ID, demo_load
+    from memory.demo.build import DEMO_GUILD_ID, demo_load
     from teams.models import Team
     from teams.services import bot_token_issue
 

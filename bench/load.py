@@ -35,7 +35,7 @@ waiting on a lock, or idle in a transaction while gunicorn works), and one `benc
   every 10 s: rss_growth_mb is the mean of the last minute's samples minus the first minute's (a
   third of the soak each when it is shorter than 3 minutes). p50/p95 over the whole soak, errors.
 - load.context.semantic rps=<x>: the same server switched to Semantic with the built-in local
-  embedding provider (memory.embeddings.LocalProvider, in each gunicorn worker; every message of 12
+  embedding provider (memory.clients.embeddings.LocalProvider, in each gunicorn worker; every message of 12
   characters or more is embedded in the request). Rates 5, 10, 20, 30, 50, 75, 100, ... Switching
   queues a catch-up round for the server's facts; Celery is eager under config.settings.test, so the
   switch embeds them here, in this process, and its duration is printed (the server's vectors are
@@ -622,11 +622,12 @@ def main() -> None:
     from _seed import ensure_server_facts
     from django.db import connection, transaction
 
-    from memory.exchanges import IncomingMessage, exchange_open
+    from memory.bot.exchanges import IncomingMessage, exchange_open
     from memory.models import EmbeddingRound, FactEmbedding, MemoryType
-    from memory.selectors import ai_settings_for_server
-    from memory.semantic import meaning_for
-    from memory.services import _permit_fact_deletes, memory_type_set
+    from memory.configuration.selectors import ai_settings_for_server
+    from memory.indexing.catchup import meaning_for
+    from memory.configuration.services import memory_type_set
+    from memory.facts.services import _permit_fact_deletes
     from teams.services import bot_token_issue, bot_token_revoke
 
     server, user = ensure_server_facts(GUILD_ID, SERVER_NAME, SERVER_FACTS)

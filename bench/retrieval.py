@@ -5,14 +5,14 @@ share no content word with the answer). The facts live on the bench server "Benc
 (created once under var/bench, with real vectors from the built-in local model, about 15 s the first
 time). For every question:
 
-- words: the bot's full-text search (memory.retrieval.search_word_ids: every word, or all but one);
-- meaning: nearest facts by vector (memory.semantic.nearest_fact_ids, the filtered HNSW index);
-- hybrid: what Semantic uses: the two fused by reciprocal rank fusion (memory.semantic.fuse), words
-  weighing a tenth of meaning (memory.semantic explains the measured choice).
+- words: the bot's full-text search (memory.retrieval.words.search_word_ids: every word, or all but one);
+- meaning: nearest facts by vector (memory.retrieval.meaning.nearest_fact_ids, the filtered HNSW index);
+- hybrid: what Semantic uses: the two fused by reciprocal rank fusion (memory.fusion.fuse), words
+  weighing a tenth of meaning (memory.retrieval.fusion explains the measured choice).
 
 Figures: `bench: retrieval.<mode> recall5=<x> mrr=<y>` (recall@5: an answer among the first five;
 MRR over the first ten). A `#` table follows with the fusion settings tried (words weight × RRF k),
-which is how memory.semantic's WORDS_WEIGHT and RRF_K were chosen.
+which is how memory.retrieval.fusion's WORDS_WEIGHT and RRF_K were chosen.
 """
 
 from __future__ import annotations
@@ -32,10 +32,10 @@ def _server_with_vectors():
     from _seed import bench_server_and_user
     from retrieval_data import FACTS
 
-    from memory.embeddings import LocalProvider
+    from memory.clients.embeddings import LocalProvider
     from memory.models import Fact
-    from memory.semantic import embed_facts_now
-    from memory.services import FactAuthor, fact_create
+    from memory.indexing.vectors import embed_facts_now
+    from memory.facts.services import FactAuthor, fact_create
 
     server, user = bench_server_and_user(GUILD_ID, SERVER_NAME)
     by_key = {fact.key: fact for fact in Fact.objects.filter(server=server, retracted_at__isnull=True)}
@@ -66,33 +66,34 @@ def main() -> None:
     setup_django()
     from retrieval_data import QUESTIONS
 
-    from memory import semantic
-    from memory.retrieval import search_word_ids
+    from memory.retrieval import fusion
+    from memory.retrieval.meaning import nearest_fact_ids
+    from memory.retrieval.words import search_word_ids
 
     server, provider, fact_ids = _server_with_vectors()
     answers = [{fact_ids[index] for index in indexes} for _, indexes in QUESTIONS]
     words, meaning = [], []
     for question, _ in QUESTIONS:
         words.append(search_word_ids(server.pk, question, DEPTH))
-        meaning.append(semantic.nearest_fact_ids(server.pk, provider.model_name, provider.query(question), DEPTH))
-    hybrid = [semantic.fuse(w, m, TOP) for w, m in zip(words, meaning, strict=True)]
+        meaning.append(nearest_fact_ids(server.pk, provider.model_name, provider.query(question), DEPTH))
+    hybrid = [fusion.fuse(w, m, TOP) for w, m in zip(words, meaning, strict=True)]
     for mode, rankings in (("words", words), ("meaning", meaning), ("hybrid", hybrid)):
         recall, mrr = _scores(rankings, answers)
         print(f"bench: retrieval.{mode} recall5={recall:.3f} mrr={mrr:.3f}", flush=True)
-    print(f"# questions={len(QUESTIONS)} facts={len(fact_ids)} fusion: words_weight={semantic.WORDS_WEIGHT} "
-          f"rrf_k={semantic.RRF_K}", flush=True)
-    original = (semantic.WORDS_WEIGHT, semantic.RRF_K)
+    print(f"# questions={len(QUESTIONS)} facts={len(fact_ids)} fusion: words_weight={fusion.WORDS_WEIGHT} "
+          f"rrf_k={fusion.RRF_K}", flush=True)
+    original = (fusion.WORDS_WEIGHT, fusion.RRF_K)
     try:
         for words_weight in (0.0, 0.1, 0.3, 0.5, 1.0):
             row = []
             for rrf_k in (5, 20, 60):
-                semantic.WORDS_WEIGHT, semantic.RRF_K = words_weight, rrf_k
-                tried = [semantic.fuse(w, m, TOP) for w, m in zip(words, meaning, strict=True)]
+                fusion.WORDS_WEIGHT, fusion.RRF_K = words_weight, rrf_k
+                tried = [fusion.fuse(w, m, TOP) for w, m in zip(words, meaning, strict=True)]
                 recall, mrr = _scores(tried, answers)
                 row.append(f"k={rrf_k}: recall5={recall:.3f} mrr={mrr:.3f}")
             print(f"# words_weight={words_weight}: " + "; ".join(row), flush=True)
     finally:
-        semantic.WORDS_WEIGHT, semantic.RRF_K = original
+        fusion.WORDS_WEIGHT, fusion.RRF_K = original
 
 
 if __name__ == "__main__":

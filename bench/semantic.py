@@ -4,22 +4,22 @@ Figures (one line each, the bench/_harness.py format):
 
 - context.hybrid.100k / context.hybrid.1m: POST /api/v1/servers/{guild}/context under Semantic, in
   process through django.test.Client, 200 requests each, the messages of bench/context.py. The latency
-  EXCLUDES the message embedding call: in this process only, memory.semantic.provider_for is replaced by
+  EXCLUDES the message embedding call: in this process only, memory.indexing.vectors.provider_for is replaced by
   a synthetic provider (model "bench:synthetic-384") whose query() draws a vector near one of the topic
   centres below without any model call. Everything else is the app's own path: meaning_for, the HNSW
   search (nearest_fact_ids), the words search, the fusion and the ranking.
   Messages under 12 characters are not embedded (the app's rule), so about a quarter of the requests
   rank by words alone; a `#` line splits the figure between the two kinds.
-- embed.message: the real built-in local provider (memory.embeddings.LocalProvider().query), 200 calls on
+- embed.message: the real built-in local provider (memory.clients.embeddings.LocalProvider().query), 200 calls on
   the same messages, those of 12 characters or more: what such a request adds on top of context.hybrid.
-- hnsw.recall10.1m: recall@10 of memory.semantic.nearest_fact_ids (HNSW, filtered by server, with
+- hnsw.recall10.1m: recall@10 of memory.retrieval.meaning.nearest_fact_ids (HNSW, filtered by server, with
   hnsw.iterative_scan) against exact search, on 200 synthetic queries on the million-fact server.
   Exact search is numpy over that server's in-force vectors, read once from PostgreSQL (binary COPY,
   about 1.5 GB in memory): a brute-force dot product of 200 queries against every vector takes seconds,
   where a sequential scan per query in SQL (enable_indexscan off) takes about 2.5 s each; the two agree.
   `#` lines give the p50/p95 of nearest_fact_ids alone, the same recall on the 100k server (whose
   vectors are a tenth of the shared index, so the server filter discards nine candidates in ten), and a
-  sweep of hnsw.ef_search (memory.semantic.HNSW_EF_SEARCH set in this process only, then restored).
+  sweep of hnsw.ef_search (memory.retrieval.meaning.HNSW_EF_SEARCH set in this process only, then restored).
 
 Vectors. Embedding a million facts with the local model takes hours, so the facts of the two bench
 servers of bench/context.py (guild ...0001: 1M facts; guild ...0002: 100k facts; seeded by
@@ -44,7 +44,7 @@ maintenance_work_mem=4GB and one parallel worker, all in one transaction: interr
 table as it was. It also records a finished EmbeddingRound of the synthetic model per server, so
 meaning_for sees meaning as usable. Progress goes to stderr; on 2 cores expect 10-30 minutes, once.
 
-Switching a server to Semantic (memory.services.memory_type_set) queues a catch-up round; with the
+Switching a server to Semantic (memory.configuration.services.memory_type_set) queues a catch-up round; with the
 synthetic provider in place first it finds nothing to embed (facts written since the load are embedded
 by the synthetic provider's passages()) and, Celery being eager under config.settings.test, finishes
 within the switch. For the switch only, the session's work_mem is raised (SWITCH_WORK_MEM: see there why;
@@ -106,7 +106,7 @@ CENTRES_PATH = BASE_DIR / "var" / "bench" / "synthetic_centres.npz"
 HNSW_INDEX = "fact_embedding_hnsw"
 COPY_CHUNK = 50_000
 # More work_mem for the switch to Semantic: counting the facts without a synthetic vector at 1M facts.
-# (memory.semantic.facts_needing_embedding is an anti-join now; this only speeds the hash up.)
+# (memory.indexing.vectors.facts_needing_embedding is an anti-join now; this only speeds the hash up.)
 SWITCH_WORK_MEM = "128MB"
 
 # (label, guild id, server name, facts, p95 target in ms): the servers bench/context.py seeds.
@@ -322,12 +322,12 @@ def _explain_nearest(server_id: int, vector: list[float], limit: int) -> None:
     """EXPLAIN ANALYZE of nearest_fact_ids' query with its own settings (stderr)."""
     from django.db import connection, transaction
 
-    from memory import semantic
+    from memory.retrieval import meaning
 
     with transaction.atomic(), connection.cursor() as cursor:
-        semantic.set_hnsw_search(cursor)
-        cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + semantic.NEAREST_SQL,
-                       semantic.nearest_params(server_id, MODEL_NAME, vector, limit))
+        meaning.set_hnsw_search(cursor)
+        cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + meaning.NEAREST_SQL,
+                       meaning.nearest_params(server_id, MODEL_NAME, vector, limit))
         plan = "\n".join(re.sub(r"'\[[^\]]*\]'", "'[vector]'", row[0]) for row in cursor.fetchall())
     print(f"## nearest_fact_ids(server {server_id}, limit {limit}):\n{plan}\n", file=sys.stderr, flush=True)
 
@@ -368,7 +368,7 @@ def _exact_top(ids: np.ndarray, vectors: np.ndarray, queries: np.ndarray, k: int
 
 
 def _recall(label: str, server_id: int, queries: np.ndarray, k: int, report: bool) -> list[list[int]]:
-    from memory.semantic import nearest_fact_ids
+    from memory.retrieval.meaning import nearest_fact_ids
 
     loaded = time.perf_counter()
     ids, vectors = _server_vectors(server_id)
@@ -402,26 +402,26 @@ def _recall(label: str, server_id: int, queries: np.ndarray, k: int, report: boo
 
 def _ef_search_sweep(server_id: int, queries: np.ndarray, exact: list[list[int]], k: int) -> None:
     """Diagnostic (`#` lines): recall and latency of nearest_fact_ids at other hnsw.ef_search values, by
-    setting memory.semantic.HNSW_EF_SEARCH in this process for the sweep (restored after)."""
-    from memory import semantic
+    setting memory.retrieval.meaning.HNSW_EF_SEARCH in this process for the sweep (restored after)."""
+    from memory.retrieval import meaning
 
-    app_value = semantic.HNSW_EF_SEARCH
+    app_value = meaning.HNSW_EF_SEARCH
     try:
         for ef_search in EF_SEARCH_SWEEP:
-            semantic.HNSW_EF_SEARCH = ef_search
+            meaning.HNSW_EF_SEARCH = ef_search
             for vector in queries[:WARMUP]:
-                semantic.nearest_fact_ids(server_id, MODEL_NAME, vector.tolist(), k)
+                meaning.nearest_fact_ids(server_id, MODEL_NAME, vector.tolist(), k)
             found, samples = 0, []
             for vector, truth in zip(queries, exact, strict=True):
                 started = time.perf_counter()
-                got = semantic.nearest_fact_ids(server_id, MODEL_NAME, vector.tolist(), k)
+                got = meaning.nearest_fact_ids(server_id, MODEL_NAME, vector.tolist(), k)
                 samples.append((time.perf_counter() - started) * 1000)
                 found += len(set(got) & set(truth))
             print(f"# sweep hnsw.ef_search={ef_search}{' (the app)' if ef_search == app_value else ''}: "
                   f"recall@{k}={found / (k * len(queries)):.4f} nearest_fact_ids p50_ms={statistics.median(samples):.2f} "
                   f"p95_ms={percentile(samples, 0.95):.2f}", flush=True)
     finally:
-        semantic.HNSW_EF_SEARCH = app_value
+        meaning.HNSW_EF_SEARCH = app_value
 
 
 def _breakdown(label: str, post, url: str, bodies: list[dict]) -> None:
@@ -450,15 +450,15 @@ def _breakdown(label: str, post, url: str, bodies: list[dict]) -> None:
 
 
 def _patch_provider(provider: SyntheticProvider):
-    """memory.semantic.provider_for answers the synthetic provider in this process; returns the original."""
-    from memory import semantic
+    """memory.indexing.vectors.provider_for answers the synthetic provider in this process; returns the original."""
+    from memory.indexing import vectors
 
-    original = semantic.provider_for
+    original = vectors.provider_for
 
     def provider_for(server, ai_settings=None):
         return provider, ""
 
-    semantic.provider_for = provider_for
+    vectors.provider_for = provider_for
     return original
 
 
@@ -489,18 +489,18 @@ def main() -> None:
     from django.db import connection
     from django.test import Client
 
-    from memory import semantic
-    from memory.embeddings import MIN_MESSAGE_CHARACTERS, LocalProvider
+    from memory.clients.embeddings import MIN_MESSAGE_CHARACTERS, LocalProvider
+    from memory.configuration.selectors import ai_settings_for_server
+    from memory.configuration.services import memory_type_set
+    from memory.indexing import catchup, vectors
     from memory.models import EmbeddingRound, Exchange, MemoryType
-    from memory.ranking import RELEVANCE_DEPTH
-    from memory.selectors import ai_settings_for_server
-    from memory.services import memory_type_set
+    from memory.retrieval.ranking import RELEVANCE_DEPTH
     from teams.services import bot_token_issue, bot_token_revoke
 
     started_at = time.perf_counter()
     prewarm()
     with connection.cursor() as cursor:  # the vectors and their index into the OS page cache
-        from memory.server_indexes import VECTORS, server_index_name
+        from memory.indexing.server_indexes import VECTORS, server_index_name
 
         own_indexes = [server_index_name(VECTORS, server.pk) for _, server in servers]
         for relation in ("memory_factembedding", HNSW_INDEX, "fact_embedding_server_model", *own_indexes):
@@ -534,7 +534,7 @@ def main() -> None:
                 with connection.cursor() as cursor:
                     cursor.execute("RESET work_mem")
             latest = EmbeddingRound.objects.filter(server=server).order_by("-created_at").first()
-            meaning = semantic.meaning_for(server, ai_settings_for_server(server))
+            meaning = catchup.meaning_for(server, ai_settings_for_server(server))
             print(f"# {label}: switched to Semantic in {time.perf_counter() - switched:.1f} s; catch-up round "
                   f"{latest.status}, {latest.done}/{latest.total} facts, {provider.passages_embedded} embedded "
                   f"by the synthetic provider", file=sys.stderr, flush=True)
@@ -593,7 +593,7 @@ def main() -> None:
             _explain_nearest(by_label["1m"].pk, queries[0].tolist(), RECALL_K)
             _explain_nearest(by_label["100k"].pk, queries[0].tolist(), RECALL_K)
     finally:
-        semantic.provider_for = original_provider_for
+        vectors.provider_for = original_provider_for
         for _, server in servers:
             memory_type_set(server=server, actor=user, memory_type=MemoryType.CLASSIC)
         bot_token_revoke(token=token, revoked_by=user)

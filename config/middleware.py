@@ -2,7 +2,13 @@
 
 import logging
 
+from django.db import InterfaceError, OperationalError
 from django.utils.cache import patch_vary_headers
+
+from teams.models import Server
+from teams.services import audit_record
+
+from .views import database_unavailable
 
 logger = logging.getLogger(__name__)
 
@@ -55,10 +61,6 @@ class DatabaseUnavailableMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        from django.db import InterfaceError, OperationalError
-
-        from .views import database_unavailable
-
         if not isinstance(exception, (OperationalError, InterfaceError)):
             return None
         logger.warning("database unavailable during %s %s", request.method, request.path, exc_info=exception)
@@ -81,9 +83,6 @@ class DeniedChangeAuditMiddleware:
 
     @staticmethod
     def _record(request) -> None:
-        from teams.models import Server
-        from teams.services import audit_record
-
         guild_id = (request.resolver_match.kwargs.get("guild_id") if request.resolver_match else None) or ""
         server = Server.objects.filter(guild_id=guild_id).first() if guild_id.isdigit() else None
         audit_record(actor=request.user, server=server, action="change.denied",

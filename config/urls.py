@@ -8,10 +8,10 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("api/v1/", include("memory.api.urls")),
-    path("", include("memory.urls")),
+    path("api/v1/", include("memory.bot.api.urls")),
+    path("", include("memory.panel.urls")),
     path("", include("consolidation.urls")),
-    path("", include("teams.urls")),
+    path("", include("memory.panel.home_urls")),
 ]
 
 handler404 = "config.views.page_not_found"

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import sys
 
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 
-from memory.api.http import error_response
+from config.api_errors import error_response
 
 
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
@@ -30,8 +31,6 @@ def database_unavailable(request: HttpRequest) -> HttpResponse:
 
 def server_error(request: HttpRequest) -> HttpResponse:
     """500, or 503 when the database was unreachable (also outside views: sessions, authentication)."""
-    from django.db import InterfaceError, OperationalError
-
     if isinstance(sys.exc_info()[1], (OperationalError, InterfaceError)):
         return database_unavailable(request)
     if request.path.startswith("/api/"):

@@ -8,8 +8,9 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from memory.configuration.services import memory_type_set
+from memory.facts.services import FactAuthor, fact_create, summary_set
 from memory.models import Fact, MemoryType
-from memory.services import FactAuthor, fact_create, memory_type_set, summary_set
 from teams.models import Server, Team
 from teams.services import configure_grant, server_create
 

@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass
 
 from django.core.cache import cache
+from django.utils import timezone
 
 from teams.models import Server
 
@@ -31,8 +32,6 @@ def consolidation_dry_run(server: Server) -> ConsolidationDryRun:
     """Pairs a round would propose now (already-waiting and kept-both pairs left out), five real
     examples, and how long finding them took. Cached per server until memory changes (the search
     over a big server takes seconds)."""
-    from django.utils import timezone
-
     mark = memory_mark(server)
     key = f"consolidation-dry-run:{server.pk}:{mark.isoformat() if mark else 'empty'}"
     cached = cache.get(key)

@@ -9,10 +9,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from memory.hints import looks_like_instructions
-from memory.llm import ModelError, chat_completion
+from memory.clients.chat import ModelError, chat_completion
+from memory.facts.selectors import summary_text
 from memory.models import ModelEndpoint
-from memory.selectors import summary_text
+from memory.text.hints import looks_like_instructions
 from teams.models import Server
 
 from .models import ProposalKind

@@ -28,7 +28,7 @@ from itertools import combinations
 
 import numpy as np
 
-from memory.words import WORD_NO_UNDERSCORE
+from memory.text.words import WORD_NO_UNDERSCORE
 
 SIGNATURE_SIZE = 60
 # 12 bands of 5 rows: a pair with Jaccard 0.75 (the bar for a duplicate across keys) becomes a candidate

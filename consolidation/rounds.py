@@ -31,14 +31,15 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, OperationalError, connection, transaction
-from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from config.queue import enqueue, enqueue_on_commit
-from memory.models import Fact, MemoryType, ModelEndpoint
-from memory.selectors import ai_settings_for_server
+from memory.configuration.selectors import ai_settings_for_server
+from memory.models import Fact, ModelEndpoint
+from memory.types import CONSOLIDATING_TYPES, profile_for
 from teams.models import Server
 
+from .holds import ADVISORY_LOCK_NAMESPACE, hold_rounds_off
 from .model_review import ModelReview, model_review, summary_draft
 from .models import (
     ConsolidationRound,
@@ -70,12 +71,10 @@ logger = logging.getLogger(__name__)
 MIN_FACTS = 10
 MIN_HOURS_BETWEEN_ROUNDS = 24
 NEVER_QUIET_DAYS = 7
-CONSOLIDATING_TYPES = (MemoryType.CONSOLIDATED, MemoryType.SEMANTIC)
 # A round proposes at most this many of each kind (strongest first); the rest wait for the next round,
 # so moderators never face thousands of proposals at once, and contradictions are never crowded out.
 MAX_DUPLICATES_PER_ROUND = 100
 MAX_CONTRADICTIONS_PER_ROUND = 50
-ADVISORY_LOCK_NAMESPACE = 0x10E0  # (namespace, server id) transaction lock: a round tries it, a wipe waits for it
 
 
 def quiet_after() -> timedelta:
@@ -116,9 +115,7 @@ class RoundNotQueued(Exception):
 
 def round_queue(*, server: Server, trigger: str) -> ConsolidationRound:
     """Create a queued round and hand it to the worker once the row is committed."""
-    from .tasks import run_round
-
-    if ai_settings_for_server(server).memory_type not in CONSOLIDATING_TYPES:
+    if not profile_for(ai_settings_for_server(server).memory_type).consolidates:
         raise RoundNotQueued("Rounds run only under Consolidated and Semantic; what an earlier round proposed "
                              "can still be answered.")
     try:
@@ -126,17 +123,15 @@ def round_queue(*, server: Server, trigger: str) -> ConsolidationRound:
             queued = ConsolidationRound.objects.create(server=server, trigger=trigger)
     except IntegrityError:
         raise RoundNotQueued("A round of this server is already waiting or running.") from None
-    enqueue_on_commit(run_round, queued.pk)
+    enqueue_on_commit("consolidation.tasks.run_round", queued.pk)
     return queued
 
 
 def sweep_rounds(stale_after_s: float = 600) -> int:
     """Beat: rounds still queued after a while (the broker was down, or the worker died before taking
     them) are handed to the worker again. A round that already ran is left alone by round_run."""
-    from .tasks import run_round
-
     stale = timezone.now() - timedelta(seconds=stale_after_s)
-    return sum(enqueue(run_round, pk) for pk in ConsolidationRound.objects.filter(
+    return sum(enqueue("consolidation.tasks.run_round", pk) for pk in ConsolidationRound.objects.filter(
         status__in=[RoundStatus.QUEUED, RoundStatus.RUNNING], created_at__lt=stale).values_list("pk", flat=True))
 
 
@@ -226,30 +221,6 @@ def _server_lock(server: Server) -> bool:
         return bool(cursor.fetchone()[0])
 
 
-def hold_rounds_off(server: Server) -> None:
-    """Inside a transaction: wait for a round's database work on the server to end (a moment: the model is
-    asked without the lock), and keep rounds from reading or writing until the transaction ends (a round
-    that finds the lock taken at its start is retried later by its task; one about to write waits, then
-    drops the pairs whose facts are gone). Wipes hold it, so a round never proposes wiped facts again."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [ADVISORY_LOCK_NAMESPACE, server.pk])
-
-
-def discard_server_results(server: Server) -> int:
-    """Delete the server's proposals and summary drafts, answered or not (a wipe: they quote its facts)."""
-    proposals, _ = Proposal.objects.filter(server=server).delete()
-    drafts, _ = SummaryDraft.objects.filter(server=server).delete()
-    return proposals + drafts
-
-
-def discard_results_quoting(server: Server, facts: QuerySet[Fact]) -> int:
-    """Before these facts are deleted (a member wipe): delete the proposals that quote one of them, answered
-    or not, and when there are any such facts the summary draft still waiting (it may be drawn from them)."""
-    proposals, _ = Proposal.objects.filter(Q(keeper__in=facts) | Q(other__in=facts)).delete()
-    drafts = SummaryDraft.objects.filter(server=server, status=DraftStatus.PENDING).delete()[0] if facts.exists() else 0
-    return proposals + drafts
-
-
 @dataclass
 class _RoundPlan:
     """What the first, short transaction of a round found: the pairs to propose, before the model is asked."""
@@ -276,7 +247,7 @@ def round_run(round_id: int) -> ConsolidationRound | None:
         # now goes ahead at once instead of waiting for up to 21 slow model calls. A switch away from
         # consolidating stops the asking too (no more calls on a model staff no longer use for this).
         def keep_asking() -> bool:
-            return memory_type_now(plan.server) in CONSOLIDATING_TYPES
+            return profile_for(memory_type_now(plan.server)).consolidates
 
         review = model_review(plan.endpoint, plan.chosen, keep_asking)
         if keep_asking():
@@ -326,8 +297,8 @@ def _round_plan(round_id: int) -> ConsolidationRound | _RoundPlan | None:
 
 def _switched_away_to(server: Server, *, lock: bool = False) -> str:
     """The name of the type the server now has when rounds no longer run under it ('' while they do)."""
-    memory_type = memory_type_now(server, lock=lock)
-    return "" if memory_type in CONSOLIDATING_TYPES else MemoryType(memory_type).label
+    profile = profile_for(memory_type_now(server, lock=lock))
+    return "" if profile.consolidates else profile.label
 
 
 def _refuse(round_: ConsolidationRound, started_at: datetime, reason: str, duration_ms: int | None = None,

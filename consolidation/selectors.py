@@ -5,12 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+import numpy as np
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection
 from django.db.models import BooleanField, Case, Max, QuerySet, Value, When
 
-from memory.models import AISettings, AuthorKind, Exchange, Fact, MemoryType, ModelEndpoint, ModelPurpose
-from teams.models import Server
+from memory.indexing.catchup import semantic_pairs_ready
+from memory.models import AISettings, AuthorKind, Exchange, Fact, FactEmbedding, ModelEndpoint, ModelPurpose
+from memory.types import DEFAULT_MEMORY_TYPE
+from teams.models import Server, ServerUserObjectPermission
 from teams.permissions import servers_reviewable_by
 
 from .model_review import UNCHECKED_MARK
@@ -32,11 +36,6 @@ def pairing_facts(server: Server) -> list[PairingFact]:
 
 def semantic_neighbours(server: Server) -> dict[tuple[int, int], float]:
     """Under Semantic, with the vectors complete: fact pairs the vectors see as close (extra candidates)."""
-    import numpy as np
-
-    from memory.models import FactEmbedding
-    from memory.semantic import semantic_pairs_ready
-
     provider = semantic_pairs_ready(server)
     if provider is None:
         return {}
@@ -57,7 +56,7 @@ def memory_type_now(server: Server, *, lock: bool = False) -> str:
     rows = AISettings.objects.filter(server_id=server.pk)
     if lock:
         rows = rows.select_for_update(no_key=True)
-    return rows.values_list("memory_type", flat=True).first() or MemoryType.CLASSIC
+    return rows.values_list("memory_type", flat=True).first() or DEFAULT_MEMORY_TYPE
 
 
 def consolidation_model(server: Server) -> ModelEndpoint | None:
@@ -140,10 +139,6 @@ class TeamMember:
 
 def team_members_with_review(server: Server) -> list[TeamMember]:
     """The server's team members with what they may do about proposals (the moderators page)."""
-    from django.contrib.auth import get_user_model
-
-    from teams.models import ServerUserObjectPermission
-
     users = get_user_model().objects.filter(team_memberships__team_id=server.team_id).order_by("username")
     granted = set(ServerUserObjectPermission.objects.filter(
         content_object=server, permission__codename__in=["review_proposals", "configure_server"]

@@ -1,5 +1,5 @@
 """People answering what a round proposed: merges, keep-both, contradiction flags, the summary draft,
-and configure users naming moderators. Every change to memory goes through memory.services."""
+and configure users naming moderators. Every change to memory goes through memory.facts.services."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from django.db import transaction
 from django.utils import timezone
 from guardian.shortcuts import assign_perm, remove_perm
 
+from memory.facts.services import FactAuthor, fact_create, fact_retract, summary_set
 from memory.models import AuthorKind, Fact
-from memory.services import FactAuthor, fact_create, fact_retract, summary_set
 from teams.models import Membership, Server
 from teams.services import audit_record
 
@@ -105,7 +105,7 @@ def _close_merge(locked: Proposal, actor: AbstractBaseUser, answer: str, now: da
 
 def _merged_author(actor: AbstractBaseUser, *originals: Fact) -> FactAuthor:
     """Who the merged wording counts as written by: the bot and the member it learned from when either
-    original was learned from a member, so the new fact stays quoted data for the model (memory.prompt) and
+    original was learned from a member, so the new fact stays quoted data for the model (memory.bot.prompt) and
     goes with that member's wipe; the moderator only when both were staff notes (the audit row names them)."""
     learned = next((fact for fact in originals if fact.author_kind == AuthorKind.BOT), None)
     return FactAuthor.bot(learned.learned_from_member_id) if learned else FactAuthor.staff(actor)

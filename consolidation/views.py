@@ -13,7 +13,9 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from memory.selectors import ai_settings_for_server, summary_current
+from memory.configuration.selectors import ai_settings_for_server
+from memory.facts.selectors import summary_current
+from memory.types import profile_for
 from teams.models import Server
 from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import (
@@ -27,7 +29,7 @@ from teams.permissions import (
 from .dry_run import consolidation_dry_run
 from .model_review import NO_MODEL_NOTE
 from .models import ConsolidationRound, Proposal, RoundTrigger, SummaryDraft
-from .rounds import CONSOLIDATING_TYPES, RoundNotQueued, round_queue
+from .rounds import RoundNotQueued, round_queue
 from .selectors import (
     consolidation_model,
     latest_round,
@@ -63,7 +65,7 @@ def _review_context(server: Server, user, message: str = "") -> dict:
         "unchecked_because": _unchecked_because(server, latest),
         "round_in_progress": open_round(server) is not None,
         # After a switch away, what an earlier round proposed is still answered here; no new round runs.
-        "consolidating": ai_settings_for_server(server).memory_type in CONSOLIDATING_TYPES,
+        "consolidating": profile_for(ai_settings_for_server(server).memory_type).consolidates,
         "can_review": can_review(user, server),
         "can_configure": can_configure(user, server),
         "message": message,

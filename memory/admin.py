@@ -1,25 +1,28 @@
-"""Django admin for raw memory data: facts, summaries, AI settings and model endpoints (keys never shown)."""
+"""Django admin for raw memory data: facts, summaries, AI settings and model endpoints (keys never shown), and the
+Server admin of teams extended so that deleting a server wipes its memory first."""
 
 from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
+from django.http import Http404
 
-from .models import AISettings, Channel, Exchange, Fact, ModelEndpoint, Scope, Summary
-from .services import (
+from memory.configuration.services import model_endpoint_set
+from memory.facts.services import (
     FactAuthor,
     FactConflict,
+    FactGone,
     fact_create,
     fact_delete,
     fact_update,
-    model_endpoint_set,
-    validate_content,
-    validate_key,
+    server_wipe,
     validate_member_id,
-    validate_unit_interval,
 )
-
+from memory.models import AISettings, Channel, Exchange, Fact, ModelEndpoint, Scope, Summary
+from memory.text.limits import validate_content, validate_key, validate_unit_interval
+from teams.admin import ServerAdmin
+from teams.models import Server
 
 # What admin may write on a fact, through the same services as the panel (numbers, versions, audit rows,
 # re-embedding); windows, authors and links change through the panel's own flows, where they are audited.
@@ -102,6 +105,8 @@ class FactAdmin(admin.ModelAdmin):
             self.message_user(request, f"{conflict} Nothing was saved; open it again to see what it holds now.",
                               messages.ERROR)
             return
+        except FactGone as gone:
+            raise Http404(str(gone)) from None
         obj.version, obj.changed_at = saved.version, saved.changed_at
 
     def delete_model(self, request, obj):
@@ -184,3 +189,21 @@ class ChannelAdmin(admin.ModelAdmin):
     list_display = ["name", "channel_id", "server", "is_thread", "parent_id", "reported_at"]
     list_filter = ["server", "is_thread"]
     search_fields = ["name", "=channel_id"]
+
+
+class ServerWipingAdmin(ServerAdmin):
+    """teams' Server admin, registered in its place: facts are only deleted through memory's services (a database
+    guard enforces it), so deleting a server wipes its memory first. Memory extends the admin of the app below it
+    instead of teams' admin reaching up into memory."""
+
+    def delete_model(self, request, obj):
+        server_wipe(server=obj, actor=request.user)
+        obj.delete()
+
+    def delete_queryset(self, request, queryset):
+        for server in queryset:
+            self.delete_model(request, server)
+
+
+admin.site.unregister(Server)
+admin.site.register(Server, ServerWipingAdmin)

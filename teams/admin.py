@@ -78,7 +78,8 @@ class MembershipAdmin(admin.ModelAdmin):
 
 @admin.register(Server)
 class ServerAdmin(GuardedModelAdmin):
-    """Object permissions (configure_server) are granted per user on the server's "Object permissions" page."""
+    """Object permissions (configure_server) are granted per user on the server's "Object permissions" page.
+    memory.admin registers its own subclass in this one's place: deleting a server wipes its memory first."""
 
     list_display = ["name", "guild_id", "team", "created_at"]
     list_filter = ["team"]
@@ -88,17 +89,6 @@ class ServerAdmin(GuardedModelAdmin):
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
         server_sync_permissions(server=obj)
-
-    def delete_model(self, request, obj):
-        # Facts are only deleted through memory's services (a database guard enforces it): wipe first.
-        from memory.services import server_wipe
-
-        server_wipe(server=obj, actor=request.user)
-        obj.delete()
-
-    def delete_queryset(self, request, queryset):
-        for server in queryset:
-            self.delete_model(request, server)
 
 
 @admin.register(BotToken)

@@ -9,8 +9,7 @@ from config.rows import columns
 
 from .models import AuditEntry, BotToken, Server
 
-
-# What authentication reads of a token (teams_bottoken aliased t); memory.selectors.bot_token_and_server
+# What authentication reads of a token (teams_bottoken aliased t); memory.bot.selectors.bot_token_and_server
 # reads the same columns in its one query for token and server.
 ACTIVE_TOKEN_COLUMNS = columns(BotToken, "t", ["id", "team_id", "last_used_at"])
 _ACTIVE_TOKEN_SQL = (f"SELECT {ACTIVE_TOKEN_COLUMNS.sql} FROM teams_bottoken t"
@@ -36,12 +35,3 @@ def audit_entries_page(server: Server, *, before_id: int | None, limit: int) -> 
     if before_id is not None:
         entries = entries.filter(id__lt=before_id)
     return list(entries[:limit])
-
-
-def servers_with_memory_overview(servers: QuerySet[Server]) -> QuerySet[Server]:
-    """Servers annotated with what the home page shows: facts in force and the memory type."""
-    from django.db.models import Count, Q
-
-    return servers.select_related("team", "ai_settings").annotate(
-        facts_in_force=Count("facts", filter=Q(facts__retracted_at__isnull=True))
-    )

@@ -10,8 +10,9 @@ from django.test import Client
 from django.utils import timezone
 from guardian.shortcuts import assign_perm
 
+from memory.configuration.services import memory_type_set
+from memory.facts.services import FactAuthor
 from memory.models import MemoryType, ModelPurpose
-from memory.services import FactAuthor, memory_type_set
 from teams.services import bot_token_issue, configure_grant, membership_add
 
 from .factories import UserFactory, make_fact, make_server, make_team

@@ -7,8 +7,8 @@ import itertools
 import factory
 from django.contrib.auth import get_user_model
 
+from memory.facts.services import FactAuthor, fact_create
 from memory.models import Fact
-from memory.services import FactAuthor, fact_create
 from teams.models import Server, Team
 from teams.services import server_create, team_create
 

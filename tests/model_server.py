@@ -146,7 +146,7 @@ class FakeModelServer:
 def played_model(server, owner, purpose: str, *, model_name: str, api_key: str) -> Iterator[FakeModelServer]:
     """A FakeModelServer set as the server's model for `purpose` the way staff set one (model_endpoint_set),
     stopped afterwards."""
-    from memory.services import model_endpoint_set
+    from memory.configuration.services import model_endpoint_set
 
     fake = FakeModelServer().start()
     try:

@@ -80,7 +80,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "teams:home"
+LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
 LANGUAGE_CODE = "en"
@@ -147,7 +147,7 @@ CELERY_BEAT_SCHEDULE: dict = {
     # Work that could not be queued (Redis down) or that a dead worker left: found in the database, queued again.
     "sweep-embeddings": {"task": "memory.tasks.sweep_embeddings", "schedule": 10 * 60},
     "sweep-consolidation-rounds": {"task": "consolidation.tasks.sweep_consolidation_rounds", "schedule": 10 * 60},
-    # A server that grew large gets word and vector indexes of its own (memory.server_indexes says why).
+    # A server that grew large gets word and vector indexes of its own (memory.indexing.server_indexes says why).
     "maintain-server-indexes": {"task": "memory.tasks.maintain_server_indexes", "schedule": 10 * 60},
 }
 # Memory one build of a server's own index may use (PostgreSQL's maintenance_work_mem); an index that

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django import template
 
+from memory.types import profile_for
 from teams.models import Server
 
-from ..rounds import CONSOLIDATING_TYPES
 from ..selectors import answers_waiting
 
 register = template.Library()
@@ -16,4 +16,4 @@ register = template.Library()
 def consolidation_block_shown(server: Server, memory_type: str) -> bool:
     """Under Consolidated and Semantic always; under any other type while something an earlier round
     proposed still waits, so staff can answer it after switching away (the badge links here)."""
-    return memory_type in CONSOLIDATING_TYPES or answers_waiting(server)
+    return profile_for(memory_type).consolidates or answers_waiting(server)

@@ -6,8 +6,9 @@ import pytest
 
 from consolidation.models import ConsolidationRound, Proposal, ProposalKind, ProposalStatus, RoundStatus
 from consolidation.rounds import round_run
+from memory.configuration.services import memory_type_set
+from memory.facts.services import FactAuthor
 from memory.models import Fact, MemoryType
-from memory.services import FactAuthor, memory_type_set
 from tests.conftest import FILLER
 from tests.factories import make_fact
 

@@ -7,8 +7,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from memory.facts.services import fact_retract
 from memory.models import AISettings, Fact
-from memory.services import fact_retract
 from teams.services import configure_grant, membership_add, server_create, team_create
 from tests.factories import TEST_PASSWORD, UserFactory, make_fact
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from memory.configuration.services import model_endpoint_set
 from memory.models import ModelPurpose
-from memory.services import model_endpoint_set
 from teams.services import configure_grant, membership_add, server_create, team_create
 from tests.factories import TEST_PASSWORD, UserFactory, make_fact
 from tests.model_server import FakeModelServer, answer

@@ -12,9 +12,9 @@ from django.utils import timezone
 from config.celery import app
 from consolidation.models import ConsolidationRound, RoundStatus
 from consolidation.rounds import round_queue, sweep_rounds
-from memory import semantic
+from memory.configuration.services import memory_type_set
+from memory.indexing.catchup import sweep_embeddings
 from memory.models import EmbeddingRound, Fact, FactEmbedding, MemoryType
-from memory.services import memory_type_set
 from tests.factories import make_fact
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +49,7 @@ def test_a_fact_written_while_the_broker_is_down_is_saved_and_embedded_by_the_sw
     app.conf.update(task_always_eager=True)  # the broker is back (tests run tasks in process)
     EmbeddingRound.objects.filter(pk=catchup.pk).update(created_at=timezone.now() - timedelta(minutes=11))
     Fact.objects.filter(server=server).update(changed_at=timezone.now() - timedelta(minutes=11))
-    assert semantic.sweep_embeddings() >= 1
+    assert sweep_embeddings() >= 1
     assert EmbeddingRound.objects.get(pk=catchup.pk).status == "finished"
     assert FactEmbedding.objects.filter(server=server).count() == 4
 

@@ -17,7 +17,7 @@ from consolidation.model_review import (
     summary_draft,
 )
 from consolidation.pairs import Pair, PairingFact
-from memory.llm import ModelAnswer, ModelError
+from memory.clients.chat import ModelAnswer, ModelError
 
 ENDPOINT = object()  # only handed on to chat_completion, which these tests script
 WRITTEN = datetime(2026, 11, 1, tzinfo=timezone.utc)

@@ -14,9 +14,10 @@ from django.utils import timezone
 from consolidation import rounds
 from consolidation.models import ConsolidationRound, DraftStatus, Proposal, ProposalKind, RoundStatus, SummaryDraft
 from consolidation.rounds import refusal_reason, round_queue, round_run, round_trigger_for, schedule_rounds
-from memory.exchanges import IncomingMessage, exchange_open
+from memory.bot.exchanges import IncomingMessage, exchange_open
+from memory.configuration.services import memory_type_set
+from memory.facts.services import fact_retract, fact_update, server_wipe
 from memory.models import Fact, MemoryType, Summary
-from memory.services import fact_retract, fact_update, memory_type_set, server_wipe
 from tests.conftest import long_ago
 from tests.factories import make_fact, make_server
 from tests.model_server import Slow, Status, answer

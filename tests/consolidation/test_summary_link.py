@@ -10,9 +10,9 @@ from django.apps import apps
 
 from consolidation.models import ConsolidationRound, DraftStatus, RoundStatus, RoundTrigger, SummaryDraft
 from consolidation.services import summary_draft_answer
+from memory.facts.selectors import summary_versions
+from memory.facts.services import FactAuthor, member_wipe, summary_set
 from memory.models import Summary
-from memory.selectors import summary_versions
-from memory.services import FactAuthor, member_wipe, summary_set
 
 pytestmark = pytest.mark.django_db
 

@@ -175,7 +175,7 @@ def test_only_team_members_can_be_named_moderators(owner, outsider, proposed):
 def test_the_navigation_badge_counts_waiting_proposals_for_reviewers_only(owner, member, moderator, proposed):
     server, _, _ = proposed
     for user, shown in ((owner, True), (moderator, True), (member, False)):
-        html = logged_in_client(user).get(reverse("teams:home")).content.decode()
+        html = logged_in_client(user).get(reverse("home")).content.decode()
         assert ('Proposals <span class="badge">2</span>' in html) is shown
 
 
@@ -205,7 +205,7 @@ def memory_page(client, server) -> str:
 
 
 def switch(server, owner, memory_type: str) -> None:
-    from memory.services import memory_type_set
+    from memory.configuration.services import memory_type_set
 
     memory_type_set(server=server, actor=owner, memory_type=memory_type)
 

@@ -8,9 +8,9 @@ import socket
 
 import pytest
 
-from memory.exchanges import IncomingMessage
+from memory.bot.exchanges import IncomingMessage
+from memory.configuration.services import ChannelRule, ai_settings_update, memory_type_set
 from memory.models import Fact, ModelPurpose
-from memory.services import ChannelRule, ai_settings_update, memory_type_set
 from tests.model_server import played_model
 
 MODEL_API_KEY = "sk-reply-test-0123456789abcdef"

@@ -7,9 +7,11 @@ import threading
 import pytest
 from django.db import connection, transaction
 
-from memory.exchanges import IncomingMessage, Retract, Supersede, exchange_apply_actions, exchange_open
+from memory.bot.actions import Retract, Supersede, exchange_apply_actions
+from memory.bot.exchanges import IncomingMessage, exchange_open
+from memory.configuration.services import memory_type_set
+from memory.facts.services import FactConflict, fact_update, server_wipe
 from memory.models import Exchange, Fact, MemoryType
-from memory.services import FactConflict, fact_update, memory_type_set, server_wipe
 from tests.factories import make_fact
 from tests.model_server import Slow, answer
 
@@ -148,7 +150,7 @@ def test_a_wipe_during_a_catch_up_round_never_brings_wiped_facts_back(server, ow
     """The round's first batch is out at the embedding endpoint (slow) when the wipe commits; the round, about
     to store the vectors of facts that are gone, stores none and finishes (it used to fail on the foreign
     key, its task retried); run again, it has nothing to do."""
-    from memory import semantic
+    from memory.indexing.catchup import catchup_run
     from memory.models import EmbeddingRound, EmbeddingRoundStatus, FactEmbedding, ModelPurpose
     from tests.memory.conftest import use_endpoint_embeddings
     from tests.model_server import Slow, played_model
@@ -171,7 +173,7 @@ def test_a_wipe_during_a_catch_up_round_never_brings_wiped_facts_back(server, ow
 
         def run_round() -> None:
             try:
-                outcome["round"] = semantic.catchup_run(catchup.pk)
+                outcome["round"] = catchup_run(catchup.pk)
             except Exception as error:  # noqa: BLE001 - the outcome under test
                 outcome["error"] = error
             finally:
@@ -189,7 +191,7 @@ def test_a_wipe_during_a_catch_up_round_never_brings_wiped_facts_back(server, ow
         assert wiped.facts == 40
         assert not FactEmbedding.objects.filter(server=server).exists()
         assert outcome["round"].status == EmbeddingRoundStatus.FINISHED, outcome  # its facts are gone: done
-        semantic.catchup_run(catchup.pk)  # the task as redelivered after the wipe
+        catchup_run(catchup.pk)  # the task as redelivered after the wipe
     assert not Fact.objects.filter(server=server).exists()
     assert not FactEmbedding.objects.filter(server=server).exists()
     assert EmbeddingRound.objects.get(pk=catchup.pk).status in (EmbeddingRoundStatus.FINISHED,
@@ -263,7 +265,7 @@ def test_a_fact_reworded_while_its_old_wording_is_being_embedded_keeps_the_new_w
     """The batch with the old wording comes back from the (slow) endpoint after the edit's own batch stored the
     new wording's vector: it must not overwrite it (the old vector would then stay, as its hash names a wording
     the sweeper does not look for)."""
-    from memory import semantic
+    from memory.indexing import vectors
     from memory.models import FactEmbedding, ModelPurpose
     from tests.memory.conftest import use_endpoint_embeddings
     from tests.model_server import Slow, played_model
@@ -274,14 +276,14 @@ def test_a_fact_reworded_while_its_old_wording_is_being_embedded_keeps_the_new_w
         use_endpoint_embeddings(server, owner)
         memory_type_set(server=server, actor=owner, memory_type=MemoryType.SEMANTIC)  # eager: embeds it now
         FactEmbedding.objects.filter(fact=fact).delete()
-        provider, _ = semantic.provider_for(server)
+        provider, _ = vectors.provider_for(server)
         embedding_server.embedding_script = [Slow(1.0)]
         calls_before = embedding_server.embedding_calls
         outcome: dict = {}
 
         def embed_old_wording() -> None:
             try:
-                outcome["embedded"] = semantic.embed_facts_now(server, [fact.pk], provider)
+                outcome["embedded"] = vectors.embed_facts_now(server, [fact.pk], provider)
             finally:
                 connection.close()
 
@@ -295,5 +297,5 @@ def test_a_fact_reworded_while_its_old_wording_is_being_embedded_keeps_the_new_w
                     content="Raids are on Saturday now.", confidence=1.0)  # its own batch runs on commit (eager)
         running.join(30)
     stored = FactEmbedding.objects.get(fact=fact)
-    assert stored.text_hash == semantic.text_hash("raid_day", "Raids are on Saturday now.", provider.model_name)
+    assert stored.text_hash == vectors.text_hash("raid_day", "Raids are on Saturday now.", provider.model_name)
     assert outcome["embedded"].embedded == 0  # the old wording's vector was not stored

@@ -12,8 +12,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
+from memory.facts.services import FactAuthor, fact_retract, summary_set
 from memory.models import Fact, Summary
-from memory.services import FactAuthor, fact_retract, summary_set
 from tests.factories import make_fact, make_server
 
 pytestmark = pytest.mark.django_db
@@ -68,7 +68,7 @@ def _fact_line(source, number: int) -> dict:
 
 
 def test_importing_into_a_wiped_server_never_hands_out_an_old_number_again(server, owner, tmp_path):
-    from memory.services import server_wipe
+    from memory.facts.services import server_wipe
 
     facts = [make_fact(server, key=f"fact_{n}") for n in range(5)]
     first = _fact_line(server, facts[0].number)
@@ -94,8 +94,8 @@ def test_an_export_with_a_number_twice_is_refused_and_nothing_is_imported(server
 
 
 def test_facts_imported_into_a_semantic_server_are_queued_for_their_vectors(server, owner, team, tmp_path):
+    from memory.configuration.services import memory_type_set
     from memory.models import EmbeddingRound, MemoryType
-    from memory.services import memory_type_set
 
     source = make_fact(server, key="theme")
     copy = make_server(team, name="Copy", guild_id="100000000000000057")

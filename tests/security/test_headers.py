@@ -58,7 +58,7 @@ def assert_nothing_inline(html: str) -> None:
 
 def test_panel_pages_carry_the_strict_policy_and_need_nothing_inline(server, owner):
     client = logged_in_client(owner)
-    for url in (reverse("teams:home"),
+    for url in (reverse("home"),
                 f"{reverse('memory:page')}?server={server.guild_id}",
                 reverse("memory:playground", args=[server.guild_id]),
                 reverse("memory:audit", args=[server.guild_id]),

@@ -13,9 +13,10 @@ from django.urls import reverse
 
 from consolidation.models import ConsolidationRound, Proposal, ProposalKind, SummaryDraft
 from consolidation.rounds import round_run
-from memory.exchanges import IncomingMessage, exchange_finish, exchange_open
+from memory.bot.exchanges import IncomingMessage, exchange_finish, exchange_open
+from memory.configuration.services import memory_type_set, model_endpoint_set
+from memory.facts.services import FactAuthor, summary_set
 from memory.models import MemoryType, ModelPurpose
-from memory.services import FactAuthor, memory_type_set, model_endpoint_set, summary_set
 from teams.models import AuditEntry, Server
 from teams.services import audit_record
 from tests.conftest import logged_in_client

@@ -33,10 +33,11 @@ from config import embedded
 from config.celery import app
 from consolidation.models import ConsolidationRound, Proposal, ProposalKind, RoundStatus
 from consolidation.rounds import round_queue, sweep_rounds
-from memory import semantic
-from memory.embeddings import fact_text
+from memory.clients.embeddings import fact_text
+from memory.configuration.services import memory_type_set
+from memory.indexing import vectors
+from memory.indexing.catchup import sweep_embeddings
 from memory.models import EmbeddingRound, EmbeddingRoundStatus, Exchange, Fact, FactEmbedding, MemoryType, ModelPurpose
-from memory.services import memory_type_set
 from tests.factories import make_fact
 from tests.memory.conftest import use_endpoint_embeddings
 from tests.model_server import Slow, answer, played_model, tool_call
@@ -175,7 +176,7 @@ def test_redis_really_stopped_the_api_and_panel_keep_working_and_after_its_resta
 
         embedded.ensure_redis(redis_var)  # started again, same port; the worker reconnects by itself
         Fact.objects.filter(pk__in=[late.pk, bot_late.pk]).update(changed_at=late.changed_at - timedelta(minutes=11))
-        wait_until(lambda: semantic.sweep_embeddings() >= 1, "Redis to take the sweeper's work")
+        wait_until(lambda: sweep_embeddings() >= 1, "Redis to take the sweeper's work")
         wait_until(lambda: FactEmbedding.objects.filter(fact__in=[late, bot_late]).count() == 2,
                    "the worker to embed the facts written while Redis was down")
 
@@ -190,12 +191,12 @@ def test_a_worker_killed_mid_catch_up_round_leaves_nothing_half_done_and_the_nex
         server, owner, live_redis, embedding_model, tmp_path):
     redis_url, _ = live_redis
     facts = [make_fact(server, key=f"note_{index}", content=f"Note {index}: raid group {index % 7} meets late.")
-             for index in range(3 * semantic.EMBED_BATCH)]
+             for index in range(3 * vectors.EMBED_BATCH)]
     embedding_model.embedding_script = [Slow(1.5)] * 3  # each batch takes 1.5 s: time to kill mid-round
     first = Worker(redis_url, tmp_path / "first-worker.log")
     try:
         memory_type_set(server=server, actor=owner, memory_type=MemoryType.SEMANTIC)
-        wait_until(lambda: EmbeddingRound.objects.get(server=server).done >= semantic.EMBED_BATCH,
+        wait_until(lambda: EmbeddingRound.objects.get(server=server).done >= vectors.EMBED_BATCH,
                    "the first batch to be committed")
         first.kill()  # kill -9, in the middle of the round
     finally:
@@ -206,7 +207,7 @@ def test_a_worker_killed_mid_catch_up_round_leaves_nothing_half_done_and_the_nex
     assert len(done_at_kill) == catchup.done < len(facts)  # whole batches only
 
     calls_before = len(embedding_model.embedded_texts())
-    assert semantic.sweep_embeddings(stale_after_s=0) >= 1  # the sweeper queues the round again
+    assert sweep_embeddings(stale_after_s=0) >= 1  # the sweeper queues the round again
     with worker(redis_url, tmp_path / "second-worker.log"):
         wait_until(lambda: EmbeddingRound.objects.get(server=server).status == EmbeddingRoundStatus.FINISHED,
                    "the second worker to finish the round")

@@ -13,18 +13,18 @@ from types import ModuleType
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, path
 
-import tests.api.test_errors as api_permission_tests
 import tests.consolidation.test_views as consolidation_permission_tests
-import tests.memory.test_view_permissions as memory_permission_tests
+import tests.memory.bot.api.test_errors as api_permission_tests
+import tests.memory.panel.test_view_permissions as memory_permission_tests
 
 # URLs that are not panel or bot views, with the reason they need no permission matrix.
 OUTSIDE_THE_MATRIX = {
     "login": "the login form itself (axes throttles it; tests/teams)",
     "logout": "POST-only logout (tests/teams)",
-    "api:schema": "the public OpenAPI document (no data; tests/api/test_schema.py)",
-    "api:docs": "the public API docs page (no data; tests/api/test_schema.py)",
+    "api:schema": "the public OpenAPI document (no data; tests/memory/bot/api/test_schema.py)",
+    "api:docs": "the public API docs page (no data; tests/memory/bot/api/test_schema.py)",
     "api:not-found": "the JSON 404 for unknown API paths",
-    "teams:home": "every logged-in user's list of their own servers (tests/teams/test_home.py, all four roles)",
+    "home": "every logged-in user's list of their own servers (tests/teams/test_home.py, all four roles)",
 }
 API_NAMES = {"server": "api:server-detail", "context": "api:context", "reply": "api:reply",
              "exchange": "api:exchange", "search": "api:search", "actions": "api:actions"}

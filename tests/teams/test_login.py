@@ -23,7 +23,7 @@ def test_login_page_renders_a_form_with_csrf_token(client, db):
 def test_correct_password_logs_in_and_lands_on_home(client, user):
     response = client.post(reverse("login"), {"username": "paul", "password": TEST_PASSWORD})
     assert response.status_code == 302
-    assert response["Location"] == reverse("teams:home")
+    assert response["Location"] == reverse("home")
 
 
 def test_login_without_csrf_token_is_refused(user):

@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from memory.transfer import export_lines
+from memory.facts.transfer import export_lines
 from teams.models import Server
 
 

@@ -3,7 +3,7 @@
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from memory.transfer import import_lines
+from memory.facts.transfer import import_lines
 from teams.models import Server
 
 

@@ -5,7 +5,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from memory.demo import demo_load
+from consolidation.demo import demo_consolidation_load
+from memory.demo.build import demo_load
+from teams.models import Team
 
 
 class Command(BaseCommand):
@@ -16,9 +18,6 @@ class Command(BaseCommand):
             raise CommandError("The demo has well-known passwords; load it only with DEBUG on (development).")
         created = demo_load()
         # The Consolidated demo server comes from the consolidation app, which builds on memory.
-        from consolidation.demo import demo_consolidation_load
-        from teams.models import Team
-
         admin = get_user_model().objects.get(username="admin")
         created |= demo_consolidation_load(team=Team.objects.get(name="Demo"), admin=admin)
         self.stdout.write("Demo loaded." if created else "Demo already present; nothing changed.")

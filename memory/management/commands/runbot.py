@@ -3,7 +3,7 @@
 import discord
 from django.core.management.base import BaseCommand, CommandError
 
-from memory.discord_adapter import TOKEN_VARIABLE, discord_token, run_bot
+from memory.bot.discord import TOKEN_VARIABLE, discord_token, run_bot
 
 
 class Command(BaseCommand):

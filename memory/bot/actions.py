@@ -1,0 +1,187 @@
+"""The bot's memory actions in one exchange: retract, supersede and remember, validated and applied in one
+transaction under the rules that hold when they arrive; anything the rules do not allow is 'ignored' with a reason."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from datetime import timedelta
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from memory.facts.services import FactAuthor, fact_create, fact_delete, fact_retract, validate_member_id
+from memory.models import AuthorKind, Exchange, Fact, Scope
+from memory.text.limits import clean_text, validate_content, validate_key, validate_unit_interval
+
+from .exchanges import Rules, rules_now
+
+REASON_MAX_LENGTH = 500
+
+
+@dataclass(frozen=True)
+class Retract:
+    number: int
+    reason: str
+    op: str = "retract"
+
+
+@dataclass(frozen=True)
+class Supersede:
+    number: int
+    content: str
+    reason: str
+    op: str = "supersede"
+
+
+@dataclass(frozen=True)
+class Remember:
+    key: str
+    content: str
+    scope: str = Scope.SERVER
+    member_id: str = ""
+    importance: float | None = None
+    confidence: float = 1.0
+    op: str = "remember"
+
+
+MemoryOp = Retract | Supersede | Remember
+
+
+@dataclass
+class ActionResult:
+    op: str
+    status: str  # applied | ignored
+    number: int | None = None
+    detail: str | None = None
+    new_number: int | None = None
+
+    def as_dict(self) -> dict:
+        return {key: value for key, value in asdict(self).items() if value is not None}
+
+
+def validate_reason(raw: object, field_name: str = "reason") -> str:
+    if not isinstance(raw, str) or len(clean_text(raw).strip()) > REASON_MAX_LENGTH:
+        raise ValidationError({field_name: f"The {field_name} must be text of at most {REASON_MAX_LENGTH} characters."})
+    return clean_text(raw).strip()
+
+
+def validate_number(raw: object, field_name: str = "number") -> int:
+    if isinstance(raw, float) and raw.is_integer():
+        raw = int(raw)  # JSON has one number type: 12.0 is the whole number 12 (and valid for the schema's integer)
+    if isinstance(raw, bool) or not isinstance(raw, int) or not 1 <= raw <= 2**31 - 1:
+        raise ValidationError({field_name: f"The {field_name} must be a whole number from 1 to 2147483647."})
+    return raw
+
+
+def build_remember(*, key: object, content: object, scope: object = Scope.SERVER, member_id: object = None,
+                   importance: object = None, confidence: object = 1.0) -> Remember:
+    """A validated Remember; raises ValidationError naming the field (used by API and tool calls)."""
+    if not isinstance(key, str):
+        raise ValidationError({"key": "The key must be text of 1–64 characters."})
+    if not isinstance(content, str):
+        raise ValidationError({"content": "The content must be text of 1–1000 characters."})
+    if scope not in Scope.values:
+        raise ValidationError({"scope": "The scope must be 'server' or 'member'."})
+    if scope == Scope.SERVER and member_id not in (None, ""):
+        # Dropping it would turn a member's private detail into a fact for the whole server.
+        raise ValidationError({"member_id": "A server fact is about no member: leave member_id out, or set scope "
+                                            "to 'member'."})
+    member = validate_member_id(member_id if isinstance(member_id, str) else "") if scope == Scope.MEMBER else ""
+    return Remember(
+        key=validate_key(key), content=validate_content(content), scope=scope, member_id=member,
+        importance=validate_unit_interval(importance, "importance", allow_none=True),
+        confidence=validate_unit_interval(confidence, "confidence"),
+    )
+
+
+# Memory actions -------------------------------------------------------------------
+
+
+def _ignored(op: str, number: int | None, detail: str) -> ActionResult:
+    return ActionResult(op=op, status="ignored", number=number, detail=detail)
+
+
+def _locked_exchange(exchange: Exchange) -> Exchange:
+    return Exchange.objects.select_for_update().select_related("server").get(pk=exchange.pk)
+
+
+def _remembered_last_hour(exchange: Exchange) -> int:
+    """Facts the bot wrote from this member's messages in the last hour (a poisoning brake: one member
+    cannot flood the server's memory through the bot)."""
+    since = timezone.now() - timedelta(hours=1)
+    return Fact.objects.filter(server_id=exchange.server_id, author_kind=AuthorKind.BOT,
+                               learned_from_member_id=exchange.author_id, created_at__gte=since).count()
+
+
+def _reachable_fact(exchange: Exchange, op: Retract | Supersede, reachable: set[int],
+                    rules: Rules) -> Fact | ActionResult:
+    """The fact the op may touch, or the reason it may not."""
+    if not rules.write_allowed:
+        return _ignored(op.op, op.number, "memory may not be written in this channel")
+    if op.number not in reachable:
+        return _ignored(op.op, op.number, f"fact #{op.number} was not shown in this exchange")
+    fact = Fact.objects.select_for_update().filter(server=exchange.server, number=op.number).first()
+    if fact is None:
+        return _ignored(op.op, op.number, f"fact #{op.number} no longer exists")
+    if fact.retracted_at is not None:
+        return _ignored(op.op, op.number, f"fact #{op.number} is already retracted")
+    return fact
+
+
+def _apply(exchange: Exchange, op: MemoryOp, reachable: set[int], rules: Rules) -> ActionResult:
+    profile = rules.profile
+    bot = FactAuthor.bot(exchange.author_id)
+    if isinstance(op, Remember):
+        if not rules.write_allowed:
+            return _ignored(op.op, None, "memory may not be written in this channel")
+        if _remembered_last_hour(exchange) >= rules.remember_limit:
+            return _ignored(op.op, None, f"member {exchange.author_id} reached this server's limit of "
+                                         f"{rules.remember_limit} remembered facts per hour")
+        fact = fact_create(server=exchange.server, author=bot, key=op.key, content=op.content, scope=op.scope,
+                           member_id=op.member_id, confidence=op.confidence, importance=op.importance,
+                           source_exchange=exchange)
+        return ActionResult(op=op.op, status="applied", number=fact.number)
+    if isinstance(op, Supersede) and not profile.can_supersede:
+        return _ignored(op.op, op.number, f"supersede exists from Ledger up; this server uses {profile.label}")
+    target = _reachable_fact(exchange, op, reachable, rules)
+    if isinstance(target, ActionResult):
+        return target
+    if isinstance(op, Retract):
+        if profile.retract_deletes:
+            fact_delete(fact=target, actor=None, actor_label="bot",
+                        reason=f"retracted by the bot (Classic deletes): {op.reason}"[:500])
+        else:
+            fact_retract(fact=target, reason=op.reason)
+        return ActionResult(op=op.op, status="applied", number=op.number)
+    replacement = fact_create(server=exchange.server, author=bot, key=target.key, content=op.content,
+                              scope=target.scope, member_id=target.member_id, confidence=target.confidence,
+                              importance=target.importance, source_exchange=exchange)
+    fact_retract(fact=target, reason=op.reason, superseded_by=replacement)
+    return ActionResult(op=op.op, status="applied", number=op.number, new_number=replacement.number)
+
+
+@transaction.atomic
+def exchange_apply_actions(
+    *,
+    exchange: Exchange,
+    ops: list[MemoryOp],
+    shown_only_ops: list[MemoryOp] = (),
+    already_ignored: list[ActionResult] = (),
+) -> list[ActionResult]:
+    """Apply validated memory ops in order, all in one transaction, and record every result on the
+    exchange. An op the rules do not allow is 'ignored' with a sentence and changes nothing.
+
+    `ops` may touch facts shown or found by the search; `shown_only_ops` (what the model asked for
+    before it saw the search results) only facts handed in the context."""
+    locked = _locked_exchange(exchange)
+    rules = rules_now(locked)
+    results = list(already_ignored)
+    for op in shown_only_ops:
+        results.append(_apply(locked, op, set(locked.shown_numbers), rules))
+    for op in ops:
+        results.append(_apply(locked, op, locked.reachable_numbers, rules))
+    locked.actions = [*locked.actions, *(result.as_dict() for result in results)]
+    locked.save(update_fields=["actions"])
+    exchange.actions = locked.actions
+    return results

@@ -1,0 +1,131 @@
+"""Turn API request bodies into validated values, or raise ApiError(400) naming the field and its range."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.core.exceptions import ValidationError
+
+from memory.bot.actions import MemoryOp, Retract, Supersede, build_remember, validate_number, validate_reason
+from memory.bot.exchanges import MESSAGE_MAX_LENGTH, IncomingMessage
+from memory.text.limits import validate_content
+from teams.models import SNOWFLAKE_REGEX
+
+from ..reply import HISTORY_LIMIT, HistoryMessage
+from .http import ApiError
+
+MAX_OPS_PER_KIND = 50
+NAME_MAX_LENGTH = 100
+QUERY_MAX_LENGTH = 500
+
+
+def _only_fields(body: dict, allowed: set[str], prefix: str = "") -> None:
+    unknown = sorted(set(body) - allowed)
+    if unknown:
+        raise ApiError(400, f"Unknown field '{prefix}{unknown[0]}'; allowed: {', '.join(sorted(allowed))}.",
+                       f"{prefix}{unknown[0]}")
+
+
+def _snowflake(body: dict, name: str, *, required: bool = True) -> str:
+    value = body.get(name)
+    if value is None and not required:
+        return ""
+    if not isinstance(value, str) or not re.fullmatch(SNOWFLAKE_REGEX, value):
+        raise ApiError(400, f"'{name}' must be a Discord id: a string of 1–20 digits.", name)
+    return value
+
+
+def _text(body: dict, name: str, max_length: int, *, required: bool = True, field: str | None = None) -> str:
+    value = body.get(name, None if required else "")
+    field = field or name
+    if not isinstance(value, str) or (required and not value.strip()) or len(value) > max_length:
+        low = 1 if required else 0
+        raise ApiError(400, f"'{field}' must be text of {low}–{max_length} characters.", field)
+    if "\x00" in value:
+        raise ApiError(400, f"'{field}' must not contain NUL characters (\\u0000).", field)
+    return value
+
+
+CONTEXT_FIELDS = {"channel_id", "thread_parent_id", "author_id", "author_name", "content"}
+
+
+def parse_message(body: dict[str, Any], *, extra_fields: set[str] = frozenset()) -> IncomingMessage:
+    _only_fields(body, CONTEXT_FIELDS | set(extra_fields))
+    return IncomingMessage(
+        channel_id=_snowflake(body, "channel_id"),
+        thread_parent_id=_snowflake(body, "thread_parent_id", required=False),
+        author_id=_snowflake(body, "author_id"),
+        author_name=_text(body, "author_name", NAME_MAX_LENGTH, required=False),
+        content=_text(body, "content", MESSAGE_MAX_LENGTH),
+    )
+
+
+def parse_history(body: dict[str, Any]) -> list[HistoryMessage]:
+    raw = body.get("history", [])
+    if not isinstance(raw, list) or len(raw) > HISTORY_LIMIT:
+        raise ApiError(400, f"'history' must be a list of at most {HISTORY_LIMIT} messages, oldest first.", "history")
+    history = []
+    for index, item in enumerate(raw):
+        prefix = f"history[{index}]."
+        if not isinstance(item, dict):
+            raise ApiError(400, f"'history[{index}]' must be an object with author_name, content and is_bot.",
+                           f"history[{index}]")
+        _only_fields(item, {"author_name", "content", "is_bot"}, prefix)
+        is_bot = item.get("is_bot", False)
+        if not isinstance(is_bot, bool):
+            raise ApiError(400, f"'{prefix}is_bot' must be true or false.", f"{prefix}is_bot")
+        if "content" not in item:
+            raise ApiError(400, f"'{prefix}content' must be text of 0–{MESSAGE_MAX_LENGTH} characters.",
+                           f"{prefix}content")
+        author_name = _text(item, "author_name", NAME_MAX_LENGTH, required=False, field=f"{prefix}author_name")
+        content = _text(item, "content", MESSAGE_MAX_LENGTH, required=False, field=f"{prefix}content")
+        if content.strip():  # a message of only an attachment or a sticker has no text: nothing to pass on
+            history.append(HistoryMessage(author_name=author_name, content=content, is_bot=is_bot))
+    return history
+
+
+def parse_search(body: dict[str, Any]) -> str:
+    _only_fields(body, {"query"})
+    return _text(body, "query", QUERY_MAX_LENGTH).strip()
+
+
+def _field_error(error: ValidationError, prefix: str) -> ApiError:
+    name, messages = next(iter(error.message_dict.items())) if hasattr(error, "error_dict") else ("", error.messages)
+    return ApiError(400, f"{prefix}{name}: {' '.join(messages)}", f"{prefix}{name}")
+
+
+def parse_actions(body: dict[str, Any]) -> list[MemoryOp]:
+    """All ops of one call, validated together: one bad op refuses the whole call (nothing half-applied)."""
+    _only_fields(body, {"retract", "supersede", "remember"})
+    ops: list[MemoryOp] = []
+    for kind in ("retract", "supersede", "remember"):
+        items = body.get(kind, [])
+        if not isinstance(items, list) or len(items) > MAX_OPS_PER_KIND:
+            raise ApiError(400, f"'{kind}' must be a list of at most {MAX_OPS_PER_KIND} items.", kind)
+        for index, item in enumerate(items):
+            prefix = f"{kind}[{index}]."
+            if not isinstance(item, dict):
+                raise ApiError(400, f"'{kind}[{index}]' must be an object.", f"{kind}[{index}]")
+            try:
+                if kind == "retract":
+                    _only_fields(item, {"number", "reason"}, prefix)
+                    ops.append(Retract(number=validate_number(item.get("number")),
+                                       reason=validate_reason(item.get("reason", ""))))
+                elif kind == "supersede":
+                    _only_fields(item, {"number", "content", "reason"}, prefix)
+                    content = item.get("content")
+                    ops.append(Supersede(number=validate_number(item.get("number")),
+                                         content=validate_content(content if isinstance(content, str) else ""),
+                                         reason=validate_reason(item.get("reason", ""))))
+                else:
+                    _only_fields(item, {"key", "content", "scope", "member_id", "importance", "confidence"}, prefix)
+                    ops.append(build_remember(
+                        key=item.get("key"), content=item.get("content"),
+                        # A member_id without a scope says whom the fact is about, as the reply tool's does.
+                        scope=item.get("scope", "server" if item.get("member_id") in (None, "") else "member"),
+                        member_id=item.get("member_id"), importance=item.get("importance"),
+                        confidence=item.get("confidence", 1.0)))
+            except ValidationError as invalid:
+                raise _field_error(invalid, prefix) from None
+    return ops

@@ -1,0 +1,53 @@
+"""JSON shapes of the API (kept in step with memory/bot/api/schema.py)."""
+
+from __future__ import annotations
+
+from memory.models import Exchange, Fact
+
+
+def fact_as_json(fact: Fact) -> dict:
+    return {"number": fact.number, "key": fact.key, "content": fact.content, "scope": fact.scope,
+            "member_id": fact.member_id or None, "confidence": fact.confidence}
+
+
+def _numbers(exchange: Exchange, op: str, field: str = "number") -> list[int]:
+    return [action[field] for action in exchange.actions
+            if action.get("op") == op and action.get("status") == "applied" and field in action]
+
+
+def memory_summary(exchange: Exchange) -> dict:
+    """What the bot saw and did with memory in this exchange."""
+    searched = None
+    if exchange.searched_at is not None:
+        searched = {"query": exchange.search_query, "mode": exchange.search_mode,
+                    "fallback_reason": exchange.search_fallback_reason or None, "found": exchange.found_numbers}
+    return {
+        "injected": exchange.shown_numbers,
+        "searched": searched,
+        "retracted": _numbers(exchange, "retract"),
+        "superseded": [{"number": action["number"], "replaced_by": action["new_number"]}
+                       for action in exchange.actions
+                       if action.get("op") == "supersede" and action.get("status") == "applied"],
+        "learned": _numbers(exchange, "remember"),
+        "actions": exchange.actions,
+    }
+
+
+def exchange_as_json(exchange: Exchange) -> dict:
+    return {
+        "exchange": str(exchange.pk),
+        "guild_id": exchange.server.guild_id,
+        "created_at": exchange.created_at.isoformat(),
+        "status": exchange.status,
+        "memory_type": exchange.memory_type,
+        "channel_id": exchange.channel_id,
+        "thread_parent_id": exchange.thread_parent_id or None,
+        "author_id": exchange.author_id,
+        "read_allowed": exchange.read_allowed,
+        "write_allowed": exchange.write_allowed,
+        "can_search": exchange.can_search,
+        "model_calls": exchange.model_calls,
+        "reply": exchange.reply,
+        "error": exchange.error or None,
+        "memory": memory_summary(exchange),
+    }

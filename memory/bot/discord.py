@@ -1,0 +1,306 @@
+"""The Discord bot (`manage.py runbot`): answers members through the reply pipeline, in this process,
+and reports each server's channels and threads so the panel can show their names.
+
+The decisions (should the bot answer, what it sends to the pipeline, how a long reply is cut) are plain
+functions over discord.py objects, so they are tested without a network; the client only wires them to
+Discord's events. Django's ORM is synchronous: every database call goes through `_in_django`, which runs it
+in the one thread asgiref keeps for thread-sensitive code, so the event loop never blocks on it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+
+import discord
+from asgiref.sync import sync_to_async
+from django.db import close_old_connections
+
+from memory.configuration.directory import ReportedChannel, channels_forget, channels_report
+from memory.configuration.selectors import ai_settings_for_server
+from teams.models import Server
+
+from .exchanges import MESSAGE_MAX_LENGTH, IncomingMessage
+from .reply import HistoryMessage, ReplyFailed, reply_to_message
+
+logger = logging.getLogger(__name__)
+
+TOKEN_VARIABLE = "DISCORD_TOKEN"
+DISCORD_MESSAGE_LIMIT = 2000
+HISTORY_MESSAGES = 15
+# Joins, pins, thread announcements … are Discord's own notices, not something a member said.
+CONVERSATION_TYPES = frozenset({discord.MessageType.default, discord.MessageType.reply})
+# Text channels, announcement, voice and stage chats, forums (whose posts are threads); not categories.
+MESSAGE_CHANNEL_TYPES = (discord.TextChannel, discord.VoiceChannel, discord.StageChannel, discord.ForumChannel)
+
+
+def _in_django(function):
+    return sync_to_async(function, thread_sensitive=True)
+
+
+def discord_token() -> str:
+    """The bot token from the environment ("" when it is not set)."""
+    return os.environ.get(TOKEN_VARIABLE, "").strip()
+
+
+def bot_intents() -> discord.Intents:
+    """Only what the bot needs; message content is a privileged intent, switched on in the Developer Portal."""
+    intents = discord.Intents.none()
+    intents.guilds = True
+    intents.guild_messages = True
+    intents.message_content = True
+    return intents
+
+
+# Deciding and translating (no network, no database) -----------------------------
+
+
+def channel_ids_of(channel: object) -> tuple[str, str]:
+    """(channel id, thread parent id): the parent id is set only for a thread, and is "" otherwise."""
+    if isinstance(channel, discord.Thread):
+        return str(channel.id), str(channel.parent_id)
+    return str(channel.id), ""
+
+
+def _storable(text: str, max_length: int) -> str:
+    # PostgreSQL refuses NUL in text; Discord lets it through in names and messages.
+    return text.replace("\x00", "")[:max_length]
+
+
+def strip_bot_mention(content: str, bot_user_id: int) -> str:
+    """The text without `@bot` (either mention form) and the comma or colon people put after it."""
+    return re.sub(rf"\s*<@!?{bot_user_id}>[,:]?\s*", " ", content).strip()
+
+
+def mentions_bot(message: discord.Message, bot_user_id: int) -> bool:
+    """Mentioned by name, or a reply to one of the bot's own messages. @everyone and role pings don't count."""
+    if any(user.id == bot_user_id for user in message.mentions) or bot_user_id in message.raw_mentions:
+        return True
+    replied_to = message.reference.resolved if message.reference else None
+    return isinstance(replied_to, discord.Message) and replied_to.author.id == bot_user_id
+
+
+def should_answer(message: discord.Message, *, bot_user_id: int, reply_channel_ids: Collection[str] | None) -> bool:
+    """Whether the bot answers: a member's message in a server Lorekeeper knows (`reply_channel_ids` is None
+    for a guild without a Server row), with some text, that mentions the bot or was written in one of the
+    server's reply channels (or in a thread started in one)."""
+    if message.guild is None or reply_channel_ids is None:
+        return False
+    if message.author.bot or message.author.id == bot_user_id or message.webhook_id is not None:
+        return False
+    if message.type not in CONVERSATION_TYPES or not strip_bot_mention(message.content, bot_user_id):
+        return False
+    if mentions_bot(message, bot_user_id):
+        return True
+    channel_id, parent_id = channel_ids_of(message.channel)
+    return channel_id in reply_channel_ids or bool(parent_id and parent_id in reply_channel_ids)
+
+
+def message_to_request(message: discord.Message, *, bot_user_id: int) -> IncomingMessage:
+    """What the reply pipeline gets for the message: where, who (display name), and the text without @bot."""
+    channel_id, parent_id = channel_ids_of(message.channel)
+    return IncomingMessage(
+        channel_id=channel_id,
+        thread_parent_id=parent_id,
+        author_id=str(message.author.id),
+        author_name=_storable(message.author.display_name, 100),
+        content=_storable(strip_bot_mention(message.content, bot_user_id), MESSAGE_MAX_LENGTH),
+    )
+
+
+def history_entries(earlier: Iterable[discord.Message], *, bot_user_id: int) -> list[HistoryMessage]:
+    """The conversation before the message, oldest first, from messages in any order.
+
+    `is_bot` marks the bot's own messages: the pipeline hands them to the model as its own turns. Other
+    bots speak as participants, under their names."""
+    entries = []
+    for message in sorted(earlier, key=lambda earlier_message: earlier_message.id):
+        content = strip_bot_mention(message.content, bot_user_id)
+        if message.type in CONVERSATION_TYPES and content:
+            entries.append(HistoryMessage(author_name=_storable(message.author.display_name, 100),
+                                          content=_storable(content, MESSAGE_MAX_LENGTH),
+                                          is_bot=message.author.id == bot_user_id))
+    return entries
+
+
+def split_reply(text: str, limit: int = DISCORD_MESSAGE_LIMIT) -> list[str]:
+    """The reply cut into Discord messages of at most `limit` characters, at a line break or a space where
+    there is one; [] for an empty reply."""
+    chunks = []
+    rest = text.strip()
+    while len(rest) > limit:
+        window = rest[:limit + 1]  # a separator right after the limit still allows a clean cut
+        cut = window.rfind("\n")
+        if cut < limit // 2:  # a line break early on would leave a stub: a late space is better
+            cut = max(cut, window.rfind(" "))
+        if cut <= 0:  # one long word: cut it
+            cut = limit
+        chunks.append(rest[:cut].rstrip())
+        rest = rest[cut:].lstrip()
+    if rest:
+        chunks.append(rest)
+    return chunks
+
+
+def reported_channel(channel: object) -> ReportedChannel | None:
+    """The panel's view of one channel or thread; None for what holds no messages (a category)."""
+    if isinstance(channel, discord.Thread):
+        return ReportedChannel(channel_id=str(channel.id), name=channel.name, parent_id=str(channel.parent_id),
+                               is_thread=True)
+    if isinstance(channel, MESSAGE_CHANNEL_TYPES):
+        return ReportedChannel(channel_id=str(channel.id), name=channel.name)
+    return None
+
+
+def reported_channels(guild: discord.Guild) -> list[ReportedChannel]:
+    """Every channel of the guild that holds messages, and every thread the bot can see (active ones)."""
+    found = (reported_channel(channel) for channel in [*guild.channels, *guild.threads])
+    return [channel for channel in found if channel is not None]
+
+
+# The database side (synchronous; called through _in_django) ---------------------
+
+
+@dataclass(frozen=True)
+class ReplyTarget:
+    server: Server
+    reply_channel_ids: frozenset[str]
+
+
+def reply_target_for_guild(guild_id: str) -> ReplyTarget | None:
+    """The server of the guild and its reply channels, or None when no team has added the guild."""
+    server = Server.objects.filter(guild_id=guild_id).first()
+    if server is None:
+        return None
+    return ReplyTarget(server=server, reply_channel_ids=frozenset(ai_settings_for_server(server).reply_channel_ids))
+
+
+def reply_text(*, server: Server, message: IncomingMessage, history: list[HistoryMessage]) -> str:
+    """The bot's reply, or "" when the model failed (the exchange log says why; memory is unchanged)."""
+    try:
+        return reply_to_message(server=server, message=message, history=history, source="discord").reply
+    except ReplyFailed as failure:
+        logger.warning("No reply in server %s, channel %s (exchange %s): %s", server.guild_id, message.channel_id,
+                       failure.exchange.pk, failure.reason)
+        return ""
+
+
+def guild_channels_report(guild_id: str, channels: list[ReportedChannel]) -> int | None:
+    """Store the channels of a known guild; None (nothing stored) for a guild without a server."""
+    server = Server.objects.filter(guild_id=guild_id).first()
+    return None if server is None else channels_report(server=server, channels=channels)
+
+
+def guild_channels_forget(guild_id: str, channel_ids: list[str]) -> None:
+    server = Server.objects.filter(guild_id=guild_id).first()
+    if server is not None:
+        channels_forget(server=server, channel_ids=channel_ids)
+
+
+# Talking to Discord ---------------------------------------------------------------
+
+
+async def _earlier_messages(message: discord.Message) -> list[discord.Message]:
+    try:
+        return [earlier async for earlier in message.channel.history(limit=HISTORY_MESSAGES, before=message)]
+    except discord.HTTPException as error:  # no "Read Message History" permission: answer without it
+        logger.warning("Could not read the history of channel %s: %s", message.channel.id, error)
+        return []
+
+
+async def post_reply(message: discord.Message, reply: str) -> list[str]:
+    """Post the reply in the message's channel, the first part as a reply to it; returns what was posted."""
+    posted: list[str] = []
+    for chunk in split_reply(reply):
+        try:
+            if posted:
+                await message.channel.send(chunk)
+            else:
+                await message.channel.send(chunk, reference=message.to_reference(fail_if_not_exists=False),
+                                           mention_author=False)
+        except discord.HTTPException as error:
+            logger.warning("Could not post in channel %s: %s", message.channel.id, error)
+            break
+        posted.append(chunk)
+    return posted
+
+
+async def answer_message(message: discord.Message, *, bot_user_id: int) -> list[str]:
+    """Answer the message when the bot should (see should_answer); returns what was posted, [] for nothing."""
+    if message.guild is None or message.author.bot:
+        return []  # spared a database query: the bot never answers these
+    target = await _in_django(reply_target_for_guild)(str(message.guild.id))
+    reply_channel_ids = target.reply_channel_ids if target is not None else None
+    if not should_answer(message, bot_user_id=bot_user_id, reply_channel_ids=reply_channel_ids):
+        return []
+    request = message_to_request(message, bot_user_id=bot_user_id)
+    history = history_entries(await _earlier_messages(message), bot_user_id=bot_user_id)
+    async with message.channel.typing():
+        reply = await _in_django(reply_text)(server=target.server, message=request, history=history)
+    return await post_reply(message, reply)
+
+
+async def report_channels(guild: discord.Guild, channels: Iterable[object]) -> None:
+    reported = [channel for channel in map(reported_channel, channels) if channel is not None]
+    if reported:
+        await _in_django(guild_channels_report)(str(guild.id), reported)
+
+
+class LorekeeperBot(discord.Client):
+    """The Discord client. Each handler starts with a usable database connection, as a web request would."""
+
+    def __init__(self) -> None:
+        # The bot never joins voice, so discord.py's warnings about missing voice libraries are only noise.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+        # The model writes the replies: it may name members, but never ping everyone or a role.
+        super().__init__(intents=bot_intents(), allowed_mentions=discord.AllowedMentions(
+            everyone=False, roles=False, users=True, replied_user=False))
+
+    async def _fresh_connection(self) -> None:
+        await _in_django(close_old_connections)()
+
+    async def on_ready(self) -> None:
+        logger.info("Connected to Discord as %s, in %d server(s).", self.user, len(self.guilds))
+        for guild in self.guilds:
+            await self.on_guild_join(guild)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self._fresh_connection()
+        await _in_django(guild_channels_report)(str(guild.id), reported_channels(guild))
+
+    async def on_guild_channel_create(self, channel: discord.abc.GuildChannel) -> None:
+        await self._fresh_connection()
+        await report_channels(channel.guild, [channel])
+
+    async def on_guild_channel_update(self, before: discord.abc.GuildChannel,
+                                      after: discord.abc.GuildChannel) -> None:
+        await self.on_guild_channel_create(after)
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self._fresh_connection()
+        await _in_django(guild_channels_forget)(str(channel.guild.id), [str(channel.id)])
+
+    async def on_thread_create(self, thread: discord.Thread) -> None:
+        await self._fresh_connection()
+        await report_channels(thread.guild, [thread])
+
+    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
+        await self.on_thread_create(after)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self._fresh_connection()
+        await _in_django(guild_channels_forget)(str(payload.guild_id), [str(payload.thread_id)])
+
+    async def on_message(self, message: discord.Message) -> None:
+        if self.user is None:
+            return
+        await self._fresh_connection()
+        await answer_message(message, bot_user_id=self.user.id)
+
+
+def run_bot(token: str) -> None:
+    """Connect and answer until interrupted. Logging goes through Django's LOGGING, not discord.py's own."""
+    LorekeeperBot().run(token, log_handler=None)

@@ -1,0 +1,217 @@
+"""The reply pipeline: context → model (with memory tools) → at most one search round → memory actions.
+
+Never more than two model calls per exchange. Memory changes only after the model has answered:
+if the endpoint fails or times out, the exchange is recorded as failed and memory is untouched.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+
+from django.core.exceptions import ValidationError
+
+from memory.clients.chat import ModelAnswer, ModelError, ToolCall, chat_completion
+from memory.configuration.selectors import model_endpoints_for_server
+from memory.models import Exchange, ExchangeStatus, ModelPurpose, Scope
+from memory.text.limits import clean_text, validate_content
+from memory.types import profile_for
+from teams.models import Server
+
+from .actions import (
+    ActionResult,
+    MemoryOp,
+    Retract,
+    Supersede,
+    build_remember,
+    exchange_apply_actions,
+    validate_number,
+    validate_reason,
+)
+from .exchanges import (
+    ExchangeContext,
+    ExchangeRefused,
+    IncomingMessage,
+    exchange_finish,
+    exchange_open,
+    exchange_search,
+    search_unavailable_reason,
+)
+from .prompt import memory_tools, search_results_block, speaker_line, system_prompt
+
+HISTORY_LIMIT = 30
+NO_REPLY_MODEL = "No reply model is configured for this server; set one on the AI settings page."
+
+
+@dataclass(frozen=True)
+class HistoryMessage:
+    author_name: str
+    content: str
+    is_bot: bool = False
+
+
+class ReplyFailed(Exception):
+    """The model endpoint failed (API: 503). The exchange is recorded as failed; memory is unchanged."""
+
+    def __init__(self, exchange: Exchange, reason: str):
+        super().__init__(reason)
+        self.exchange = exchange
+        self.reason = reason
+
+
+@dataclass
+class ReplyOutcome:
+    exchange: Exchange
+    reply: str
+    model_calls: int
+    actions: list[ActionResult] = field(default_factory=list)
+
+
+def _conversation(context: ExchangeContext, message: IncomingMessage, history: list[HistoryMessage],
+                  server: Server) -> list[dict]:
+    profile = profile_for(context.exchange.memory_type)
+    messages = [{"role": "system", "content": system_prompt(server.name, profile, context.exchange.memory_block,
+                                                            can_search=context.exchange.can_search)}]
+    for earlier in history[-HISTORY_LIMIT:]:
+        # Speaker names on every message, the bot's own included, so the model keeps track of who said what.
+        messages.append({"role": "assistant" if earlier.is_bot else "user",
+                         "content": speaker_line(earlier.author_name, earlier.content)})
+    messages.append({"role": "user", "content": speaker_line(message.author_name, message.content)})
+    return messages
+
+
+def op_from_tool_call(call: ToolCall) -> MemoryOp | ActionResult:
+    """A memory op from the model's tool call, or an 'ignored' result saying what was wrong with it."""
+    op_names = {"forget_memory": "retract", "replace_memory": "supersede", "remember": "remember"}
+    op = op_names.get(call.name, "unknown")
+    args = call.arguments
+    if args is None:
+        return ActionResult(op=op, status="ignored", detail=f"the model sent unreadable arguments for {call.name}")
+    try:
+        if call.name == "forget_memory":
+            return Retract(number=validate_number(args.get("number")), reason=validate_reason(args.get("reason", "")))
+        if call.name == "replace_memory":
+            return Supersede(number=validate_number(args.get("number")),
+                             content=validate_content(args.get("new_content") if isinstance(
+                                 args.get("new_content"), str) else ""),
+                             reason=validate_reason(args.get("reason", "")))
+        if call.name == "remember":
+            member_id = args.get("about_member_id")
+            return build_remember(key=args.get("key"), content=args.get("content"),
+                                  scope=Scope.MEMBER if member_id else Scope.SERVER, member_id=member_id,
+                                  importance=args.get("importance"))
+    except ValidationError as invalid:
+        number = args.get("number")
+        number = number if isinstance(number, int) and not isinstance(number, bool) and 1 <= number < 2**31 else None
+        return ActionResult(op=op, status="ignored", number=number,
+                            detail=f"the model sent invalid arguments: {' '.join(invalid.messages)}")
+    return ActionResult(op="unknown", status="ignored", detail=f"the model called an unknown tool {call.name[:100]!r}")
+
+
+def _split_calls(answer: ModelAnswer) -> tuple[list[ToolCall], list[ToolCall]]:
+    searches = [call for call in answer.tool_calls if call.name == "search_memory"]
+    others = [call for call in answer.tool_calls if call.name != "search_memory"]
+    return searches, others
+
+
+def reply_to_message(*, server: Server, message: IncomingMessage, history: list[HistoryMessage],
+                     source: str = "reply") -> ReplyOutcome:
+    """Answer one message as the bot. Raises ReplyFailed (nothing changed in memory) when the model fails."""
+    started = time.perf_counter()
+    context = exchange_open(server=server, message=message, source=source)
+    exchange = context.exchange
+
+    def elapsed_ms() -> int:
+        return int((time.perf_counter() - started) * 1000)
+
+    endpoint = model_endpoints_for_server(server).get(ModelPurpose.REPLY)
+    if endpoint is None:
+        exchange_finish(exchange=exchange, status=ExchangeStatus.FAILED, error=NO_REPLY_MODEL,
+                        duration_ms=elapsed_ms())
+        raise ReplyFailed(exchange, NO_REPLY_MODEL)
+
+    profile = profile_for(exchange.memory_type)
+    tools = memory_tools(profile, can_search=exchange.can_search, write_allowed=exchange.write_allowed)
+    conversation = _conversation(context, message, history, server)
+    first_calls: list[ToolCall] = []  # may only touch facts handed in the context
+    later_calls: list[ToolCall] = []  # after the search: may also touch facts it found
+    ignored: list[ActionResult] = []
+    calls = 0
+    try:
+        calls = 1
+        answer = chat_completion(endpoint, conversation, tools)
+        searches, others = _split_calls(answer)
+        first_calls.extend(others)
+        reply = answer.content
+        if searches and not exchange.can_search:
+            # The tool was not offered (type below Searchable archive, or no reading here): no second call.
+            ignored.extend(ActionResult(op="search", status="ignored",
+                                        detail=search_unavailable_reason(exchange)) for _ in searches)
+        elif searches:
+            first, *extra = searches
+            ignored.extend(_extra_search_ignored() for _ in extra)
+            # The model waits for the search: the second and last call gets its results (or why
+            # there are none), and every other tool call of the first answer an acknowledgement.
+            conversation.append({"role": "assistant", "content": answer.content or None,
+                                 "tool_calls": [_raw_call(call) for call in answer.tool_calls]})
+            for call in answer.tool_calls:
+                conversation.append({"role": "tool", "tool_call_id": call.id,
+                                     "content": _tool_reply(call, first, exchange, ignored)})
+            calls = 2
+            second = chat_completion(endpoint, conversation,
+                                     [tool for tool in tools if tool["function"]["name"] != "search_memory"])
+            more_searches, more_others = _split_calls(second)
+            ignored.extend(_extra_search_ignored() for _ in more_searches)
+            later_calls.extend(more_others)
+            reply = second.content
+    except ModelError as failure:
+        exchange_finish(exchange=exchange, status=ExchangeStatus.FAILED, error=str(failure), model_calls=calls,
+                        duration_ms=elapsed_ms())
+        raise ReplyFailed(exchange, str(failure)) from None
+
+    first_ops, later_ops = _parse_calls(first_calls, ignored), _parse_calls(later_calls, ignored)
+    results = exchange_apply_actions(exchange=exchange, ops=later_ops, shown_only_ops=first_ops,
+                                     already_ignored=ignored)
+    exchange_finish(exchange=exchange, status=ExchangeStatus.REPLIED, reply=reply, model_calls=calls,
+                    duration_ms=elapsed_ms())
+    return ReplyOutcome(exchange=exchange, reply=reply, model_calls=calls, actions=results)
+
+
+def _parse_calls(calls: list[ToolCall], ignored: list[ActionResult]) -> list[MemoryOp]:
+    ops: list[MemoryOp] = []
+    for call in calls:
+        parsed = op_from_tool_call(call)
+        (ignored if isinstance(parsed, ActionResult) else ops).append(parsed)
+    return ops
+
+
+def _extra_search_ignored() -> ActionResult:
+    return ActionResult(op="search", status="ignored", detail="a second search in the same exchange is ignored")
+
+
+def _tool_reply(call: ToolCall, first_search: ToolCall, exchange: Exchange, ignored: list[ActionResult]) -> str:
+    if call is first_search:
+        return _run_search(exchange, call, ignored)
+    if call.name == "search_memory":
+        return "Ignored: only one memory search per reply."
+    return "Noted; applied after your reply."
+
+
+def _run_search(exchange: Exchange, call: ToolCall, ignored: list[ActionResult]) -> str:
+    """The text handed back to the model for its search: the results, or why there are none."""
+    query = (call.arguments or {}).get("query")
+    if not isinstance(query, str) or not clean_text(query).strip():
+        ignored.append(ActionResult(op="search", status="ignored", detail="the model sent an empty search query"))
+        return "The search was not run: the query was empty. Answer without it."
+    try:
+        outcome = exchange_search(exchange=exchange, query=clean_text(query).strip()[:500])
+    except ExchangeRefused as refused:
+        ignored.append(ActionResult(op="search", status="ignored", detail=str(refused)))
+        return f"The search was not run: {refused} Answer without it."
+    return search_results_block(query, outcome.facts)
+
+
+def _raw_call(call: ToolCall) -> dict:
+    return {"id": call.id, "type": "function",
+            "function": {"name": call.name, "arguments": call.raw_arguments or json.dumps(call.arguments or {})}}

@@ -1,0 +1,100 @@
+"""The bot's reads on its hot path, hand-written SQL that still yields model instances (config/rows.py says why):
+the token with its server, AI settings, current summary and newest facts in one query, and an exchange of the
+token's team; and the exchange log the panel shows."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db import connection
+from django.db.models import QuerySet
+
+from config.rows import columns
+from memory.models import AISettings, Exchange
+from memory.retrieval.context import NEWEST_IN_FORCE_JSON_SQL
+from memory.retrieval.shown_facts import newest_facts_from_json
+from teams.models import BotToken, Server
+from teams.selectors import ACTIVE_TOKEN_COLUMNS
+
+_SERVER_COLUMNS = columns(Server, "s")
+_AI_SETTINGS_COLUMNS = columns(AISettings, "a")
+# The server with its AI settings and current summary, for the tables joined as s and a.
+_SERVER_SELECT = f"""{_SERVER_COLUMNS.sql}, a."server_id" IS NOT NULL, {_AI_SETTINGS_COLUMNS.sql},
+           (SELECT "content" FROM memory_summary WHERE server_id = s.id AND retracted_at IS NULL LIMIT 1)"""
+
+
+def _server_from_row(row: Sequence) -> Server:
+    """A server row as _SERVER_SELECT reads it: AI settings attached, current summary in current_summary."""
+    server_end = len(_SERVER_COLUMNS)
+    server = _SERVER_COLUMNS.instance(row[:server_end])
+    if row[server_end]:  # the server has AI settings (a new server may not have them yet)
+        settings_start = server_end + 1
+        settings_row = row[settings_start : settings_start + len(_AI_SETTINGS_COLUMNS)]
+        server.ai_settings = _AI_SETTINGS_COLUMNS.instance(settings_row)
+    server.current_summary = row[-1]
+    return server
+
+
+_TOKEN_AND_SERVER_SQL = """
+    SELECT {token}, s."id" IS NOT NULL, {server}{newest_facts}
+    FROM teams_bottoken t
+    LEFT JOIN teams_server s ON s.team_id = t.team_id AND s.guild_id = %s
+    LEFT JOIN memory_aisettings a ON a.server_id = s.id
+    WHERE t.token_hash = %s AND t.revoked_at IS NULL
+"""
+_TOKEN_AND_SERVER_SQL_BY_FACTS = {
+    with_facts: _TOKEN_AND_SERVER_SQL.format(token=ACTIVE_TOKEN_COLUMNS.sql, server=_SERVER_SELECT,
+                                             newest_facts=f", {NEWEST_IN_FORCE_JSON_SQL}" if with_facts else "")
+    for with_facts in (False, True)
+}
+
+
+def bot_token_and_server(token_hash: str, guild_id: str, *, with_newest_facts: bool = False
+                         ) -> tuple[BotToken | None, Server | None]:
+    """The active token with this hash and, when its team has it, the server of this guild with its AI
+    settings and current summary: (None, None) for an unknown or revoked token, (token, None) for a
+    guild the token's team does not have (another team's and no server alike). Every call that names
+    a guild needs all of it: one round trip. Hand-written SQL (config/rows.py says why).
+
+    with_newest_facts (the context call): for the types that show the newest changes, those facts too,
+    in server.newest_facts_in_force, where memory.retrieval.context takes them instead of asking again."""
+    with connection.cursor() as cursor:
+        cursor.execute(_TOKEN_AND_SERVER_SQL_BY_FACTS[with_newest_facts], [guild_id, token_hash])
+        row = cursor.fetchone()
+    if row is None:
+        return None, None
+    token_end = len(ACTIVE_TOKEN_COLUMNS)
+    token = ACTIVE_TOKEN_COLUMNS.instance(row[:token_end])
+    if not row[token_end]:
+        return token, None
+    if not with_newest_facts:
+        return token, _server_from_row(row[token_end + 1 :])
+    server = _server_from_row(row[token_end + 1 : -1])
+    if row[-1] is not None:
+        server.newest_facts_in_force = newest_facts_from_json(row[-1])
+    return token, server
+
+
+_EXCHANGE_COLUMNS = columns(Exchange, "e")
+_EXCHANGE_FOR_BOT_SQL = f"""
+    SELECT {_EXCHANGE_COLUMNS.sql}, {_SERVER_COLUMNS.sql}
+    FROM memory_exchange e JOIN teams_server s ON s.id = e.server_id
+    WHERE e.id = %s AND s.team_id = %s
+"""
+
+
+def exchange_for_bot(team_id: int, exchange_id) -> Exchange | None:
+    """An exchange of one of the token's team's servers, with its server (None otherwise).
+    Hand-written SQL: the bot's search and actions calls start here (config/rows.py)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_EXCHANGE_FOR_BOT_SQL, [exchange_id, team_id])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    exchange = _EXCHANGE_COLUMNS.instance(row[: len(_EXCHANGE_COLUMNS)])
+    exchange.server = _SERVER_COLUMNS.instance(row[len(_EXCHANGE_COLUMNS) :])
+    return exchange
+
+
+def exchanges_for_server(server: Server) -> QuerySet[Exchange]:
+    return Exchange.objects.filter(server=server).order_by("-created_at")

@@ -1,0 +1,1 @@
+"""Services outside Lorekeeper: OpenAI-compatible chat completions and embedding providers."""

@@ -1,0 +1,71 @@
+"""Reads of facts and the summary, for the panel, the bot and consolidation."""
+
+from __future__ import annotations
+
+from django.db.models import Count, Q, QuerySet
+
+from consolidation.models import DraftStatus, SummaryDraft
+from memory.models import Fact, Summary
+from teams.models import Server
+
+
+def facts_in_force(server: Server) -> QuerySet[Fact]:
+    return Fact.objects.filter(server=server, retracted_at__isnull=True)
+
+
+def servers_with_retracted_facts(server_ids: tuple[int, ...]) -> bool:
+    return Fact.objects.filter(server_id__in=server_ids, retracted_at__isnull=False).exists()
+
+
+def fact_by_number(server: Server, number: int) -> Fact:
+    return Fact.objects.select_related("server", "author_user", "superseded_by").get(server=server, number=number)
+
+
+def summary_current(server: Server) -> Summary | None:
+    return Summary.objects.filter(server=server, retracted_at__isnull=True).first()
+
+
+def summary_earlier_count(server: Server) -> int:
+    """How many wordings the summary had before the current one (kept, retracted)."""
+    return Summary.objects.filter(server=server, retracted_at__isnull=False).count()
+
+
+def summary_versions(server: Server, *, before_id: int | None = None, limit: int) -> list[Summary]:
+    """Every wording the summary has had, newest first, with its author and `accepted_draft`: the consolidation
+    draft it was taken from (with its round and who said yes), or None. Ordered by id: summary_set writes one
+    server's summaries one at a time, so ids follow the order in which they were written."""
+    versions = Summary.objects.filter(server=server).select_related("author_user").order_by("-id")
+    if before_id is not None:
+        versions = versions.filter(id__lt=before_id)
+    rows = list(versions[:limit])
+    _attach_accepted_drafts(server, rows)
+    return rows
+
+
+def _attach_accepted_drafts(server: Server, versions: list[Summary]) -> None:
+    """Set each version's `accepted_draft`: the used consolidation draft that names it as the wording it became
+    (consolidation.services.summary_draft_answer stores the link)."""
+    for version in versions:
+        version.accepted_draft = None
+    if not versions:
+        return
+    by_id = {version.pk: version for version in versions}
+    drafts = (SummaryDraft.objects.filter(server=server, status=DraftStatus.USED, summary_id__in=list(by_id))
+              .select_related("round", "answered_by"))
+    for draft in drafts:
+        by_id[draft.summary_id].accepted_draft = draft
+
+
+def summary_text(server: Server) -> str:
+    """The current summary's wording ('' when none); read from the server when bot_token_and_server loaded it."""
+    if hasattr(server, "current_summary"):
+        return server.current_summary or ""
+    current = summary_current(server)
+    return current.content if current else ""
+
+
+def servers_with_memory_overview(servers: QuerySet[Server]) -> QuerySet[Server]:
+    """Servers annotated with what the home page shows: facts in force and the memory type."""
+    return servers.select_related("team", "ai_settings").annotate(
+        facts_in_force=Count("facts", filter=Q(facts__retracted_at__isnull=True))
+    )

@@ -1,0 +1,34 @@
+"""Memory's tables, one module per concept; every name is importable from memory.models, as Django and the
+migrations expect (app label "memory")."""
+
+from memory.text.keys import KEY_DB_REGEX, KEY_MAX_LENGTH, KEY_REGEX
+from memory.text.limits import CONTENT_MAX_LENGTH, SUMMARY_MAX_LENGTH
+
+from .configuration import AISettings, Channel, EmbeddingProviderChoice, ModelEndpoint, ModelPurpose
+from .exchanges import Exchange, ExchangeStatus
+from .facts import (
+    PREFIX_CONFIG,
+    SEARCH_CONFIG,
+    UNSCORED_IMPORTANCE,
+    AuthorKind,
+    Fact,
+    FactCounter,
+    MemoryType,
+    Scope,
+    Summary,
+)
+from .vectors import (
+    EMBEDDING_DIMENSIONS,
+    EMBEDDING_ROUND_OPEN,
+    EmbeddingRound,
+    EmbeddingRoundStatus,
+    FactEmbedding,
+)
+
+__all__ = [
+    "CONTENT_MAX_LENGTH", "EMBEDDING_DIMENSIONS", "EMBEDDING_ROUND_OPEN", "KEY_DB_REGEX", "KEY_MAX_LENGTH", "KEY_REGEX",
+    "PREFIX_CONFIG", "SEARCH_CONFIG", "SUMMARY_MAX_LENGTH", "UNSCORED_IMPORTANCE",
+    "AISettings", "AuthorKind", "Channel", "EmbeddingProviderChoice", "EmbeddingRound", "EmbeddingRoundStatus",
+    "Exchange", "ExchangeStatus", "Fact", "FactCounter", "FactEmbedding", "MemoryType", "ModelEndpoint",
+    "ModelPurpose", "Scope", "Summary",
+]

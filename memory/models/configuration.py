@@ -1,0 +1,128 @@
+"""Per-server setup: the AI settings (the memory type among them), model endpoints and the channels the bot
+reported."""
+
+from __future__ import annotations
+
+from django.contrib.postgres.fields import ArrayField
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from teams.models import Server
+
+from .facts import MemoryType
+
+
+class EmbeddingProviderChoice(models.TextChoices):
+    LOCAL = "local", "Built-in local model (multilingual-e5-small, no network)"
+    ENDPOINT = "endpoint", "The embedding model endpoint below"
+    NONE = "none", "None: Semantic searches by words only"
+
+
+class AISettings(models.Model):
+    """Per-server AI settings (SPEC section 7), including the chosen memory type."""
+
+    MAX_INJECTED_RANGE = (1, 1000)
+    WEIGHT_RANGE = (0.0, 10.0)
+    REMEMBER_LIMIT_RANGE = (0, 10000)
+
+    server = models.OneToOneField(Server, on_delete=models.CASCADE, primary_key=True, related_name="ai_settings")
+    memory_type = models.CharField(max_length=16, choices=MemoryType.choices, default=MemoryType.CLASSIC)
+    max_injected_items = models.PositiveIntegerField("maximum injected memory items", default=20)
+    weight_recency = models.FloatField(default=1.0)
+    weight_importance = models.FloatField(default=1.0)
+    weight_relevance = models.FloatField(default=1.0)
+    read_all_channels = models.BooleanField("memory may be read in every channel", default=True)
+    read_channel_ids = ArrayField(models.CharField(max_length=20), default=list, blank=True)
+    write_all_channels = models.BooleanField("memory may be written in every channel", default=True)
+    write_channel_ids = ArrayField(models.CharField(max_length=20), default=list, blank=True)
+    include_threads = models.BooleanField(
+        default=False, help_text="A thread follows the channel it was started in; off: no memory in threads."
+    )
+    reply_channel_ids = ArrayField(
+        models.CharField(max_length=20), default=list, blank=True,
+        help_text="Channels where the Discord bot answers every message; elsewhere only when mentioned.",
+    )
+    remember_limit_per_hour = models.PositiveIntegerField(
+        "facts the bot may remember per member and hour", default=20,
+        help_text="Counted per member the bot learns from; 0 lets the bot remember nothing new.",
+    )
+    embedding_provider = models.CharField(
+        max_length=16, choices=EmbeddingProviderChoice.choices, default=EmbeddingProviderChoice.LOCAL,
+        help_text="Where Semantic gets its vectors. The endpoint's URL and key default to the reply model's.",
+    )
+    changed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = "AI settings"
+        verbose_name_plural = "AI settings"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(max_injected_items__gte=1) & Q(max_injected_items__lte=1000),
+                name="ai_settings_max_injected_range",
+            ),
+            *[
+                models.CheckConstraint(
+                    condition=Q(**{f"{name}__gte": 0.0}) & Q(**{f"{name}__lte": 10.0}),
+                    name=f"ai_settings_{name}_range",
+                )
+                for name in ("weight_recency", "weight_importance", "weight_relevance")
+            ],
+            models.CheckConstraint(
+                condition=Q(weight_recency__gt=0) | Q(weight_importance__gt=0) | Q(weight_relevance__gt=0),
+                name="ai_settings_weights_not_all_zero",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"AI settings of {self.server}"
+
+
+class ModelPurpose(models.TextChoices):
+    REPLY = "reply", "Reply model"
+    CONSOLIDATION = "consolidation", "Consolidation model"
+    EMBEDDING = "embedding", "Embedding model"
+
+
+class ModelEndpoint(models.Model):
+    """An OpenAI-compatible endpoint a server uses for one purpose. The key is stored encrypted."""
+
+    server = models.ForeignKey(Server, on_delete=models.CASCADE, related_name="model_endpoints")
+    purpose = models.CharField(max_length=16, choices=ModelPurpose.choices)
+    base_url = models.URLField("endpoint URL", max_length=500, blank=True,
+                               help_text="e.g. http://127.0.0.1:11434/v1 (an embedding model may leave it empty: "
+                                         "it then uses the reply model's URL and key)")
+    model_name = models.CharField(max_length=200)
+    api_key_encrypted = models.TextField(blank=True, help_text="MultiFernet token; never shown.")
+    api_key_hint = models.CharField(max_length=8, blank=True, help_text="Last characters of the key, for masking.")
+    changed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["server", "purpose"], name="model_endpoint_one_per_purpose"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_purpose_display()} of {self.server}"
+
+    @property
+    def masked_key(self) -> str:
+        return f"••••{self.api_key_hint}" if self.api_key_encrypted else ""
+
+
+class Channel(models.Model):
+    """A Discord channel or thread as last reported by the bot, so settings can show names."""
+
+    server = models.ForeignKey(Server, on_delete=models.CASCADE, related_name="channels")
+    channel_id = models.CharField(max_length=20)
+    name = models.CharField(max_length=100)
+    parent_id = models.CharField(max_length=20, blank=True, help_text="For a thread: the channel it started in.")
+    is_thread = models.BooleanField(default=False)
+    reported_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["server", "channel_id"], name="channel_unique_per_server")]
+
+    def __str__(self) -> str:
+        return f"#{self.name}"

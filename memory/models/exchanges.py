@@ -1,0 +1,72 @@
+"""One message the bot answered, as the exchange log keeps it."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib.postgres.fields import ArrayField
+from django.db import models
+from django.db.models import F
+from django.utils import timezone
+
+from teams.models import Server
+
+from .facts import MemoryType
+
+
+class ExchangeStatus(models.TextChoices):
+    CONTEXT = "context", "Context given"  # the bot asked for context and runs its own model
+    REPLIED = "replied", "Replied"
+    FAILED = "failed", "Failed"
+
+
+class Exchange(models.Model):
+    """One message the bot answered: what it was shown, searched, changed and learned, and why."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    # No index of its own: exchange_server_newest starts with it (one fewer to update per bot message).
+    server = models.ForeignKey(Server, on_delete=models.CASCADE, related_name="exchanges", db_index=False)
+    created_at = models.DateTimeField(default=timezone.now)
+    source = models.CharField(max_length=16, default="api", help_text="api, reply, playground or discord")
+    channel_id = models.CharField(max_length=20)
+    thread_parent_id = models.CharField(max_length=20, blank=True)
+    author_id = models.CharField(max_length=20, help_text="The member who wrote the message.")
+    author_name = models.CharField(max_length=100, blank=True)
+    message = models.TextField()
+    memory_type = models.CharField(max_length=16, choices=MemoryType.choices)
+    read_allowed = models.BooleanField(default=False)
+    write_allowed = models.BooleanField(default=False)
+    can_search = models.BooleanField(default=False)
+    access_reason = models.CharField(max_length=200, blank=True)
+    shown_numbers = ArrayField(models.PositiveIntegerField(), default=list, blank=True)
+    memory_block = models.TextField(blank=True)
+    search_query = models.TextField(blank=True)
+    searched_at = models.DateTimeField(null=True, blank=True)
+    # How the context judged relevance (types that rank): "words" or "hybrid", and under Semantic why
+    # meaning was not used; empty for the types that show the newest facts.
+    relevance_mode = models.CharField(max_length=16, blank=True, default="")
+    relevance_fallback_reason = models.CharField(max_length=300, blank=True, default="")
+    search_mode = models.CharField(max_length=16, blank=True)
+    search_fallback_reason = models.CharField(max_length=300, blank=True)
+    found_numbers = ArrayField(models.PositiveIntegerField(), default=list, blank=True)
+    actions = models.JSONField(default=list, blank=True, help_text="Every memory action asked for, with its result.")
+    model_calls = models.PositiveSmallIntegerField(default=0)
+    status = models.CharField(max_length=16, choices=ExchangeStatus.choices, default=ExchangeStatus.CONTEXT)
+    error = models.TextField(blank=True)
+    reply = models.TextField(blank=True)
+    duration_ms = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(F("server"), F("created_at").desc(), name="exchange_server_newest"),
+            models.Index(fields=["server", "author_id"], name="exchange_server_author"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Exchange {self.id} in {self.server}"
+
+    @property
+    def reachable_numbers(self) -> set[int]:
+        """Numbers the bot may act on: handed in the context, or found by its one search."""
+        return set(self.shown_numbers) | set(self.found_numbers)

@@ -1,0 +1,220 @@
+"""The facts a server remembers, their per-server numbers and the summary (the bot reads both)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVector, SearchVectorField
+from django.db import models
+from django.db.models import F, Q, Value
+from django.db.models.functions import Coalesce, Length, Replace
+from django.db.models.lookups import GreaterThanOrEqual, LessThanOrEqual
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.functional import cached_property
+
+from memory.text.hints import looks_like_instructions
+from memory.text.keys import KEY_DB_REGEX, KEY_MAX_LENGTH
+from memory.text.limits import CONTENT_MAX_LENGTH, SUMMARY_MAX_LENGTH
+from teams.models import SNOWFLAKE_REGEX, Server
+
+# Full-text configuration for facts. English stemming and stop words make "birthdays" find
+# "birthday" and keep "when is my" out of the ranking; identical words in other languages
+# still match because both sides are processed the same way.
+SEARCH_CONFIG = "english"
+PREFIX_CONFIG = "simple"
+# Importance of a fact nobody has rated yet: middling, so ranking works from the first message.
+UNSCORED_IMPORTANCE = 0.5
+
+
+class MemoryType(models.TextChoices):
+    CLASSIC = "classic", "Classic"
+    LEDGER = "ledger", "Ledger"
+    ARCHIVE = "archive", "Searchable archive"
+    RANKED = "ranked", "Ranked"
+    CONSOLIDATED = "consolidated", "Consolidated"
+    SEMANTIC = "semantic", "Semantic"
+
+
+class Scope(models.TextChoices):
+    SERVER = "server", "Server"
+    MEMBER = "member", "Member"
+
+
+class AuthorKind(models.TextChoices):
+    STAFF = "staff", "Staff"
+    BOT = "bot", "Bot"
+
+
+def _between_zero_and_one(field: str) -> Q:
+    return Q(**{f"{field}__gte": 0.0}) & Q(**{f"{field}__lte": 1.0})
+
+
+class Fact(models.Model):
+    """One memory item. Nothing deletes it automatically; retraction closes its validity window."""
+
+    # No index of its own: fact_number_unique_per_server and the other per-server indexes start with
+    # server_id (all but fact_in_force_newest_all, across servers). One fewer to update on every write and
+    # to weigh when planning every read.
+    server = models.ForeignKey(Server, on_delete=models.CASCADE, related_name="facts", db_index=False)
+    number = models.PositiveIntegerField(help_text="Shown to staff and to the model as [#N]; unique per server.")
+    scope = models.CharField(max_length=8, choices=Scope.choices, default=Scope.SERVER)
+    member_id = models.CharField(
+        "member id", max_length=20, blank=True, help_text="Discord user id the fact is about (member scope)."
+    )
+    key = models.CharField(max_length=KEY_MAX_LENGTH)
+    content = models.TextField()
+    confidence = models.FloatField(default=1.0)
+    importance = models.FloatField(null=True, blank=True, help_text="0–1 as rated by the model; empty = unscored.")
+
+    author_kind = models.CharField(max_length=8, choices=AuthorKind.choices, default=AuthorKind.STAFF)
+    author_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    learned_from_member_id = models.CharField(
+        max_length=20, blank=True, help_text="For bot-written facts: the member whose message taught it."
+    )
+
+    created_at = models.DateTimeField(default=timezone.now)
+    changed_at = models.DateTimeField(default=timezone.now)
+    valid_from = models.DateTimeField(default=timezone.now, help_text="In force since.")
+    retracted_at = models.DateTimeField(null=True, blank=True)
+    retraction_reason = models.TextField(blank=True)
+    superseded_by = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="supersedes"
+    )
+    # Optimistic concurrency: an edit names the version it started from.
+    version = models.PositiveIntegerField(default=1)
+    source_exchange = models.ForeignKey(
+        "Exchange", on_delete=models.SET_NULL, null=True, blank=True, related_name="learned_facts",
+        help_text="The exchange in which the bot learned this fact.",
+    )
+
+    # Two sets of lexemes in one vector (one GIN index): stemmed English words (weights A, B) for the
+    # bot's search and ranking, and the words as written (weights C, D) so that the panel's prefix
+    # search finds "gaming" while "gamin" is typed (the stemmer would have stored only "game").
+    search_vector = models.GeneratedField(
+        expression=SearchVector(Replace("key", Value("_"), Value(" ")), weight="A", config=SEARCH_CONFIG)
+        + SearchVector("content", weight="B", config=SEARCH_CONFIG)
+        + SearchVector(Replace("key", Value("_"), Value(" ")), weight="C", config=PREFIX_CONFIG)
+        + SearchVector("content", weight="D", config=PREFIX_CONFIG),
+        output_field=SearchVectorField(),
+        db_persist=True,
+    )
+
+    class Meta:
+        ordering = ["-changed_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["server", "number"], name="fact_number_unique_per_server"),
+            models.CheckConstraint(condition=Q(key__regex=KEY_DB_REGEX), name="fact_key_format"),
+            models.CheckConstraint(
+                condition=GreaterThanOrEqual(Length("content"), 1)
+                & LessThanOrEqual(Length("content"), CONTENT_MAX_LENGTH),
+                name="fact_content_length",
+            ),
+            models.CheckConstraint(condition=_between_zero_and_one("confidence"), name="fact_confidence_range"),
+            models.CheckConstraint(
+                condition=Q(importance__isnull=True) | _between_zero_and_one("importance"),
+                name="fact_importance_range",
+            ),
+            models.CheckConstraint(
+                condition=(Q(scope=Scope.SERVER) & Q(member_id=""))
+                | (Q(scope=Scope.MEMBER) & Q(member_id__regex=SNOWFLAKE_REGEX)),
+                name="fact_scope_member_id",
+            ),
+            models.CheckConstraint(
+                condition=Q(superseded_by__isnull=True) | Q(retracted_at__isnull=False),
+                name="fact_only_retracted_facts_are_superseded",
+            ),
+            models.CheckConstraint(
+                condition=~Q(superseded_by=F("id")), name="fact_never_superseded_by_itself"
+            ),
+        ]
+        indexes = [
+            # Classic context and the default memory page order: newest change first, in force only.
+            # It carries the search vector too, so the bot's search can rank the newest matches of a
+            # common word from the index alone (memory.retrieval.words).
+            models.Index(
+                fields=["server", "-changed_at", "-id"],
+                include=["search_vector"],
+                condition=Q(retracted_at__isnull=True),
+                name="fact_in_force_newest",
+            ),
+            # Ranked context (memory/retrieval/ranking/): facts in force by their weight, confidence × importance
+            # (unscored counts as UNSCORED_IMPORTANCE), newest first among equals. It finds the few older facts
+            # whose weight could still beat the newest ones; changed_at is a key column so that the time window
+            # those facts must fall in is checked on the index entries, before any table row is read.
+            models.Index(
+                F("server"), (F("confidence") * Coalesce("importance", Value(UNSCORED_IMPORTANCE))).desc(),
+                F("changed_at").desc(), F("id").desc(),
+                condition=Q(retracted_at__isnull=True), name="fact_in_force_weight",
+            ),
+            models.Index(F("server"), F("changed_at").desc(), F("id").desc(), name="fact_newest"),
+            # Sorting by confidence, and the all-servers list (newest first, filtered to the user's servers).
+            models.Index(F("server"), F("confidence").desc(), F("id").desc(), name="fact_confidence"),
+            models.Index(
+                F("changed_at").desc(), F("id").desc(), condition=Q(retracted_at__isnull=True),
+                name="fact_in_force_newest_all",
+            ),
+            models.Index(fields=["server", "key"], name="fact_server_key"),
+            models.Index(fields=["server", "member_id"], name="fact_server_member"),
+            models.Index(fields=["server", "learned_from_member_id"], name="fact_server_learned_from"),
+            models.Index(fields=["server", "retracted_at"], name="fact_server_retracted"),
+            # btree_gin lets one GIN index answer "this server AND these words". fastupdate off: with it
+            # on, new facts wait in a pending list that every search reads in full (9,000 pending facts
+            # cost each search 11 ms at a million facts); facts are written far less often than searched.
+            GinIndex(fields=["server", "search_vector"], name="fact_search", fastupdate=False),
+        ]
+
+    def __str__(self) -> str:
+        return f"[#{self.number}] {self.key}"
+
+    @property
+    def instruction_like(self) -> bool:
+        """Reads like an order to the bot (memory.text.hints): flagged on the page; quoted for the model when the bot
+        learned it from a member (memory.bot.prompt)."""
+        return looks_like_instructions(self.content) or looks_like_instructions(self.key.replace("_", " "))
+
+    @cached_property
+    def url_base(self) -> str:
+        """The fact's panel address; list views set it for many rows at once (memory_page._attach_urls)."""
+        return reverse("memory:fact", args=[self.server.guild_id, self.number])
+
+    @property
+    def is_in_force(self) -> bool:
+        return self.retracted_at is None
+
+
+class FactCounter(models.Model):
+    """The last fact number handed out on a server; numbers are never reused."""
+
+    server = models.OneToOneField(Server, on_delete=models.CASCADE, primary_key=True, related_name="fact_counter")
+    last_number = models.PositiveIntegerField(default=0)
+
+
+class Summary(models.Model):
+    """The one memory row the bot reads in full; older wordings stay, retracted."""
+
+    server = models.ForeignKey(Server, on_delete=models.CASCADE, related_name="summaries")
+    content = models.TextField(blank=True)
+    author_kind = models.CharField(max_length=8, choices=AuthorKind.choices, default=AuthorKind.STAFF)
+    author_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    retracted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "summaries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["server"], condition=Q(retracted_at__isnull=True), name="summary_one_current_per_server"
+            ),
+            models.CheckConstraint(
+                condition=LessThanOrEqual(Length("content"), SUMMARY_MAX_LENGTH), name="summary_length"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Summary of {self.server}"

@@ -1,0 +1,1 @@
+"""Staff HTML: the panel's views, forms, dry runs and URLs."""

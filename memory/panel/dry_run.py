@@ -1,0 +1,240 @@
+"""Dry runs of the memory-type scale: what switching would move, in numbers from the server's data (the Semantic
+card's too: what the catch-up would cost, and which facts the vectors already see as the same)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from django.db import connection, transaction
+from django.db.models import Sum
+from django.db.models.functions import Length
+from django.urls import reverse
+from django.utils import timezone
+
+from memory.clients.embeddings import LocalProvider
+from memory.configuration.selectors import ai_settings_for_server
+from memory.facts.listing import search_query_for
+from memory.indexing.vectors import EMBED_BATCH, facts_needing_embedding, provider_for
+from memory.models import Fact, FactEmbedding
+from memory.retrieval.context import context_strategy, message_relevance
+from memory.retrieval.ranking import ScoredFact, Weights, microseconds, rank_top, scored_fact
+from memory.types import PROFILES, Addition, ContextOrder, TypeProfile, profile_for
+from teams.models import Server
+
+SAMPLE_MESSAGE_MAX_LENGTH = 500
+# The cards whose numbers take a moment (a round's pairs, the catch-up's cost) load them from these URLs.
+LAZY_DRY_RUNS = {Addition.ROUNDS: "consolidation:dry-run", Addition.MEANING: "memory:semantic-dry-run"}
+
+
+@dataclass(frozen=True)
+class SlotFact:
+    """A fact whose context slot would change, with its score under Ranked."""
+
+    fact: Fact
+    scored: ScoredFact
+
+
+@dataclass(frozen=True)
+class SlotChanges:
+    """For one message: the facts Ranked would give a context slot that the current type does not
+    (winners), and those that would lose theirs (losers)."""
+
+    message: str
+    slots: int
+    current_label: str
+    same_strategy: bool  # the current type already fills the context by score: nothing changes
+    winners: list[SlotFact] = field(default_factory=list)
+    losers: list[SlotFact] = field(default_factory=list)
+    kept: int = 0  # facts in the context under both
+    cut: float | None = None  # the lowest score that still gets a slot under Ranked
+
+    @property
+    def tables(self) -> list[tuple[str, list[SlotFact]]]:
+        return [("Would win a slot", self.winners), ("Would lose its slot", self.losers)]
+
+
+@dataclass(frozen=True)
+class TypeCard:
+    profile: TypeProfile
+    is_current: bool
+    dry_run: list[str]  # sentences with this server's numbers
+    offer_restore_all: bool = False
+    slot_changes: SlotChanges | None = None  # Ranked: winners and losers for a message that matches no fact
+    lazy_url: str = ""  # numbers that take a moment to compute, loaded into the card after the page
+
+
+def clean_sample_message(raw: str) -> str:
+    return raw.replace("\x00", "").strip()[:SAMPLE_MESSAGE_MAX_LENGTH]
+
+
+def ranked_slot_changes(server: Server, message: str) -> SlotChanges:
+    """What Ranked would change in the context of `message` compared with the server's current type,
+    computed by the code the bot's context uses (an empty message matches no fact: recency and importance
+    decide alone)."""
+    ai_settings = ai_settings_for_server(server)
+    current = profile_for(ai_settings.memory_type)
+    if current.context_order == ContextOrder.BEST_SCORE:
+        return SlotChanges(message=message, slots=ai_settings.max_injected_items, current_label=current.label,
+                           same_strategy=True)
+    now, weights, relevance = timezone.now(), Weights.of(ai_settings), message_relevance(server, message).by_fact
+    ranked = rank_top(server.pk, weights, ai_settings.max_injected_items, relevance, now)
+    ranked_by_id = {fact.id: fact for fact in ranked.facts}
+    current_ids = [fact.pk for fact in context_strategy(ai_settings.memory_type)(server, ai_settings, message).facts]
+    winner_ids = [pk for pk in ranked_by_id if pk not in set(current_ids)]
+    loser_ids = [pk for pk in current_ids if pk not in ranked_by_id]
+    facts = Fact.objects.select_related("server").in_bulk(winner_ids + loser_ids)
+
+    def slot(pk: int) -> SlotFact:
+        fact = facts[pk]
+        scored = ranked_by_id.get(pk) or scored_fact(  # a loser, scored the same way: it ranks below the cut
+            pk, microseconds(fact.changed_at), fact.confidence, fact.importance, weights=weights,
+            relevance=relevance, now_us=microseconds(now))
+        return SlotFact(fact=fact, scored=scored)
+
+    losers = [slot(pk) for pk in loser_ids if pk in facts]
+    return SlotChanges(
+        message=message, slots=ai_settings.max_injected_items, current_label=current.label, same_strategy=False,
+        winners=[slot(pk) for pk in winner_ids if pk in facts],
+        losers=sorted(losers, key=lambda loser: loser.scored.score, reverse=True),
+        kept=len(current_ids) - len(loser_ids),
+        cut=ranked.facts[-1].score if ranked.facts else None,
+    )
+
+
+def _ranked_numbers(server: Server, in_force: int) -> list[str]:
+    scored = Fact.objects.filter(server=server, retracted_at__isnull=True, importance__isnull=False).count()
+    return [f"{scored:,} of {in_force:,} facts in force already have an importance score; the other "
+            f"{in_force - scored:,} count as middling (0.5) until the model or staff rate them."]
+
+
+def _archive_numbers(server: Server, facts: int) -> list[str]:
+    in_force = Fact.objects.filter(server=server, retracted_at__isnull=True)
+    characters = in_force.aggregate(characters=Sum(Length("content") + Length("key")))["characters"] or 0
+    sample = in_force.order_by("-changed_at").values_list("key", flat=True).first() or "memory"
+    query = search_query_for(sample.replace("_", " ").split()[0])
+    started = time.perf_counter()
+    found = len(list(in_force.filter(search_vector=query).values_list("pk", flat=True)[:20])) if query else 0
+    took_ms = (time.perf_counter() - started) * 1000
+    return [
+        f"{facts:,} facts in force would be searchable, {characters:,} characters of text.",
+        f"The index already exists: a real search for “{sample.split('_')[0]}” just took {took_ms:.1f} ms "
+        f"({found} of the first 20 results).",
+    ]
+
+
+def type_cards(server: Server, current: str) -> list[TypeCard]:
+    """The six cards, each with what choosing it would move on this server right now."""
+    retracted = Fact.objects.filter(server=server, retracted_at__isnull=False).count()
+    in_force = Fact.objects.filter(server=server, retracted_at__isnull=True).count()
+    current_profile = profile_for(current)
+    ranks_now = current_profile.context_order == ContextOrder.BEST_SCORE
+    cards = []
+    for profile in PROFILES:
+        lines: list[str] = []
+        offer_restore_all = False
+        slot_changes = None
+        if profile.value == current:
+            lines.append("This server uses it now.")
+        elif not profile.ready:
+            lines.append("Not ready yet: it cannot be chosen until its machinery is built.")
+        elif profile.addition == Addition.FLAT_LIST:
+            lines.append(f"Moves nothing: {in_force:,} facts stay in force.")
+            if retracted:
+                lines.append(f"{retracted:,} retracted facts stay hidden from the bot (and stay on this page); "
+                             "from now on a retraction by the bot deletes the fact.")
+                offer_restore_all = True
+        elif profile.addition == Addition.RETRACTION:
+            lines.append(f"Moves nothing: {in_force:,} facts keep counting as in force, with their creation dates.")
+            if current_profile.can_search:
+                lines.append("The bot loses its one search per reply.")
+        elif profile.addition == Addition.SEARCH:
+            lines.extend(_archive_numbers(server, in_force))
+        ranks = profile.context_order == ContextOrder.BEST_SCORE
+        if profile.ready and profile.value != current and ranks_now and not ranks:
+            lines.append("The most recently changed facts fill the context again, instead of the best-scored ones.")
+        if profile.addition == Addition.RANKING and profile.ready:
+            lines.extend(_ranked_numbers(server, in_force))
+            if profile.value != current:
+                slot_changes = ranked_slot_changes(server, "")
+        lazy = LAZY_DRY_RUNS.get(profile.addition)
+        lazy_url = reverse(lazy, args=[server.guild_id]) if lazy else ""
+        cards.append(TypeCard(profile=profile, is_current=profile.value == current, dry_run=lines,
+                              offer_restore_all=offer_restore_all, slot_changes=slot_changes, lazy_url=lazy_url))
+    return cards
+
+
+# The Semantic card ------------------------------------------------------------------------
+
+SAME_MEANING = 0.95  # cosine similarity above which the vectors see two facts as saying the same
+SAME_MEANING_SAMPLE = 200
+SAME_MEANING_EXAMPLES = 5
+
+
+@dataclass(frozen=True)
+class SemanticDryRun:
+    provider_label: str
+    fallback_reason: str | None  # why meaning would not be used right after switching
+    facts_to_embed: int
+    calls: int
+    characters: int
+    embedded_already: int
+    same_pairs: list[tuple[Fact, Fact, float]]
+    sampled: int
+
+
+def semantic_dry_run(server: Server) -> SemanticDryRun:
+    """What switching to Semantic would cost in calls and text now, and which facts the vectors already
+    see as saying the same (among the most recently changed embedded facts). No money figures."""
+    provider, reason = provider_for(server)
+    model_name = provider.model_name if provider else ""
+    todo = facts_needing_embedding(server, model_name)
+    counted = todo.aggregate(characters=Sum(Length("content") + Length("key")))
+    facts_to_embed = todo.count()
+    same: list[tuple[int, int, float]] = []
+    sample = 0
+    if provider is not None:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+            cursor.execute(
+                """
+                WITH sample AS (
+                    SELECT e.fact_id, e.vector FROM memory_factembedding e JOIN memory_fact f ON f.id = e.fact_id
+                    WHERE e.server_id = %s AND e.model_name = %s AND f.retracted_at IS NULL
+                    ORDER BY f.changed_at DESC LIMIT %s
+                )
+                SELECT sample.fact_id, nearest.fact_id, 1 - nearest.distance, (SELECT count(*) FROM sample)
+                FROM sample CROSS JOIN LATERAL (
+                    SELECT e.fact_id, e.vector <=> sample.vector AS distance FROM memory_factembedding e
+                    WHERE e.server_id = %s AND e.model_name = %s AND e.fact_id <> sample.fact_id
+                    ORDER BY e.vector <=> sample.vector LIMIT 1
+                ) nearest
+                WHERE 1 - nearest.distance >= %s
+                """,
+                [server.pk, model_name, SAME_MEANING_SAMPLE, server.pk, model_name, SAME_MEANING],
+            )
+            rows = cursor.fetchall()
+        seen: set[tuple[int, int]] = set()
+        for left, right, similarity, sampled in rows:
+            sample = sampled
+            pair = (min(left, right), max(left, right))
+            if pair not in seen:
+                seen.add(pair)
+                same.append((pair[0], pair[1], similarity))
+        if not rows:
+            sample = FactEmbedding.objects.filter(server=server, model_name=model_name).count()
+            sample = min(sample, SAME_MEANING_SAMPLE)
+    same.sort(key=lambda item: -item[2])
+    facts = Fact.objects.in_bulk([pk for left, right, _ in same[:SAME_MEANING_EXAMPLES] for pk in (left, right)])
+    return SemanticDryRun(
+        provider_label=("the built-in local model" if isinstance(provider, LocalProvider)
+                        else f"the embedding endpoint ({model_name})" if provider else "no embedding model"),
+        fallback_reason=reason or None,
+        facts_to_embed=facts_to_embed,
+        calls=-(-facts_to_embed // EMBED_BATCH),
+        characters=counted["characters"] or 0,
+        embedded_already=FactEmbedding.objects.filter(server=server, model_name=model_name).count() if provider else 0,
+        same_pairs=[(facts[left], facts[right], similarity) for left, right, similarity in same[:SAME_MEANING_EXAMPLES]
+                    if left in facts and right in facts],
+        sampled=sample,
+    )

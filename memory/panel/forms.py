@@ -1,0 +1,188 @@
+"""Forms of the memory pages. They parse what was typed; the services decide what is valid."""
+
+from __future__ import annotations
+
+from django import forms
+
+from memory.bot.reply import HistoryMessage
+from memory.configuration.services import ChannelRule, ai_settings_problems
+from memory.models import (
+    CONTENT_MAX_LENGTH,
+    KEY_MAX_LENGTH,
+    SUMMARY_MAX_LENGTH,
+    AISettings,
+    EmbeddingProviderChoice,
+    Scope,
+)
+
+_IMPORTANCE_ERROR = "The importance must be a number from 0 to 1, or empty for unscored."
+
+
+def _importance_field() -> forms.FloatField:
+    """Importance as staff type it: 0–1, or empty for unscored (ranked as middling, 0.5)."""
+    return forms.FloatField(required=False, min_value=0.0, max_value=1.0,
+                            help_text="0–1: how much the fact matters for later conversations. Empty: unscored "
+                                      "(ranked as 0.5).",
+                            error_messages={"invalid": _IMPORTANCE_ERROR, "min_value": _IMPORTANCE_ERROR,
+                                            "max_value": _IMPORTANCE_ERROR})
+
+
+class FactCreateForm(forms.Form):
+    key = forms.CharField(max_length=200, help_text="Short, e.g. server_theme or paul_birthday.")
+    content = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=5000)
+    confidence = forms.FloatField(initial=1.0, min_value=0.0, max_value=1.0,
+                                  error_messages={"min_value": "The confidence must be a number from 0 to 1.",
+                                                  "max_value": "The confidence must be a number from 0 to 1."})
+    importance = _importance_field()
+    scope = forms.ChoiceField(choices=Scope.choices, initial=Scope.SERVER, widget=forms.RadioSelect)
+    member_id = forms.CharField(required=False, max_length=40, label="Discord user id",
+                                help_text="For a member fact: the Discord user id it is about.")
+
+    key_max_length = KEY_MAX_LENGTH
+    content_max_length = CONTENT_MAX_LENGTH
+
+
+class FactEditForm(forms.Form):
+    key = forms.CharField(max_length=200)
+    content = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=5000)
+    confidence = forms.FloatField(min_value=0.0, max_value=1.0,
+                                  error_messages={"min_value": "The confidence must be a number from 0 to 1.",
+                                                  "max_value": "The confidence must be a number from 0 to 1."})
+    importance = _importance_field()
+    version = forms.IntegerField(widget=forms.HiddenInput)
+
+
+class SummaryForm(forms.Form):
+    content = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), required=False,
+                              max_length=SUMMARY_MAX_LENGTH,
+                              error_messages={"max_length": f"Keep the summary to at most {SUMMARY_MAX_LENGTH} "
+                                                            "characters."})
+
+
+class WipeForm(forms.Form):
+    SERVER, MEMBER = "server", "member"
+    target = forms.ChoiceField(
+        choices=[(SERVER, "Everything about this server"), (MEMBER, "Everything about one member")],
+        widget=forms.RadioSelect, initial=SERVER,
+    )
+    member_id = forms.CharField(required=False, max_length=40, label="Discord user id of the member")
+    confirmation = forms.CharField(max_length=200, label="Type the server name (or the member id) to confirm")
+
+
+class AISettingsForm(forms.Form):
+    max_injected_items = forms.IntegerField(label="Maximum injected memory items", help_text="1–1000.")
+    weight_recency = forms.FloatField(label="Recency weight", help_text="0–10.")
+    weight_importance = forms.FloatField(label="Importance weight", help_text="0–10.")
+    weight_relevance = forms.FloatField(label="Relevance weight", help_text="0–10.")
+    read_all_channels = forms.BooleanField(required=False, label="Memory may be read in every channel")
+    read_channel_ids = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}),
+                                       label="Otherwise only in these channels",
+                                       help_text="Channel ids, separated by spaces, commas or new lines.")
+    write_all_channels = forms.BooleanField(required=False, label="Memory may be written in every channel")
+    write_channel_ids = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}),
+                                        label="Otherwise only in these channels",
+                                        help_text="Channel ids, separated by spaces, commas or new lines.")
+    reply_channel_ids = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}),
+                                        label="Channels where the Discord bot answers every message",
+                                        help_text="Elsewhere it answers only when mentioned. Channel ids, "
+                                                  "separated by spaces, commas or new lines.")
+    include_threads = forms.BooleanField(required=False, label="Include threads",
+                                         help_text="A thread follows the channel it was started in. Off: no memory "
+                                                   "is read or written in threads.")
+    remember_limit_per_hour = forms.IntegerField(
+        required=False, label="Facts the bot may remember per member and hour",
+        help_text="0–10000 (default 20). A brake on one member flooding memory through the bot; staff are not limited.")
+    embedding_provider = forms.ChoiceField(choices=EmbeddingProviderChoice.choices, label="Embeddings (Semantic)",
+                                           required=False,
+                                           help_text="Changing it under Semantic re-embeds every fact, with progress "
+                                                     "on the memory page; searches use words until it is done.")
+
+    @staticmethod
+    def initial_from(ai_settings: AISettings) -> dict:
+        return {
+            "max_injected_items": ai_settings.max_injected_items,
+            "weight_recency": ai_settings.weight_recency,
+            "weight_importance": ai_settings.weight_importance,
+            "weight_relevance": ai_settings.weight_relevance,
+            "read_all_channels": ai_settings.read_all_channels,
+            "read_channel_ids": "\n".join(ai_settings.read_channel_ids),
+            "write_all_channels": ai_settings.write_all_channels,
+            "write_channel_ids": "\n".join(ai_settings.write_channel_ids),
+            "include_threads": ai_settings.include_threads,
+            "reply_channel_ids": "\n".join(ai_settings.reply_channel_ids),
+            "embedding_provider": ai_settings.embedding_provider,
+            "remember_limit_per_hour": ai_settings.remember_limit_per_hour,
+        }
+
+    @staticmethod
+    def split_ids(raw: str) -> tuple[str, ...]:
+        return tuple(part for part in raw.replace(",", " ").split() if part)
+
+    def clean(self):
+        """The service's own checks, beside each field and together with every other error of the page (an
+        endpoint form that is wrong too must not hide these until it is corrected)."""
+        cleaned = super().clean()
+        if any(name in self.errors for name in ("max_injected_items", "weight_recency", "weight_importance",
+                                                 "weight_relevance", "remember_limit_per_hour")):
+            return cleaned  # not numbers at all: Django's own messages say so
+        problems = ai_settings_problems(
+            max_injected_items=cleaned.get("max_injected_items"), weight_recency=cleaned.get("weight_recency"),
+            weight_importance=cleaned.get("weight_importance"), weight_relevance=cleaned.get("weight_relevance"),
+            read=ChannelRule(True, self.split_ids(cleaned.get("read_channel_ids", ""))),
+            write=ChannelRule(True, self.split_ids(cleaned.get("write_channel_ids", ""))),
+            reply_channel_ids=self.split_ids(cleaned.get("reply_channel_ids", "")),
+            embedding_provider=cleaned.get("embedding_provider") or None,
+            remember_limit_per_hour=cleaned.get("remember_limit_per_hour"))
+        for field, message in problems.items():
+            self.add_error(field, message)
+        return cleaned
+
+
+class ModelEndpointForm(forms.Form):
+    base_url = forms.URLField(required=False, max_length=500, label="Endpoint URL", assume_scheme="https",
+                              help_text="OpenAI-compatible, e.g. http://127.0.0.1:11434/v1")
+    model_name = forms.CharField(required=False, max_length=200, label="Model name")
+    api_key = forms.CharField(required=False, max_length=500, label="API key",
+                              widget=forms.PasswordInput(render_value=False),
+                              help_text="Leave empty to keep the stored key. Changing the endpoint URL "
+                                        "removes the stored key unless you enter it again.")
+    remove_key = forms.BooleanField(required=False, label="Remove the stored key")
+
+    def __init__(self, *args, purpose: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.purpose = purpose
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("base_url") and not cleaned.get("model_name"):
+            self.add_error("model_name", "Name the model this endpoint should use.")
+        # An embedding model may name only the model: it is then asked at the reply model's address.
+        if cleaned.get("model_name") and not cleaned.get("base_url") and self.purpose != "embedding":
+            self.add_error("base_url", "Enter the endpoint URL for this model.")
+        return cleaned
+
+
+class PlaygroundForm(forms.Form):
+    member_id = forms.RegexField(regex=r"^[0-9]{1,20}$", max_length=20, label="As member (Discord user id)",
+                                 initial="200000000000000011",
+                                 error_messages={"invalid": "A Discord user id is a number of 1–20 digits."})
+    member_name = forms.CharField(max_length=100, initial="Paul", label="Member name")
+    channel_id = forms.RegexField(regex=r"^[0-9]{1,20}$", max_length=20, initial="111", label="Channel id",
+                                  error_messages={"invalid": "A channel id is a number of 1–20 digits."})
+    thread_parent_id = forms.RegexField(regex=r"^[0-9]{1,20}$", max_length=20, required=False,
+                                        label="In a thread of channel (optional)",
+                                        help_text="Fill in to talk in a thread started in this channel.",
+                                        error_messages={"invalid": "A channel id is a number of 1–20 digits."})
+    history = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}), max_length=8000,
+                              label="Earlier messages (optional)",
+                              help_text="One per line as “Name: message”; “bot: …” for the bot's own lines.")
+    message = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=4000)
+
+    def history_messages(self) -> list[HistoryMessage]:
+        lines = []
+        for line in self.cleaned_data.get("history", "").splitlines():
+            name, separator, text = line.partition(":")
+            if separator and text.strip():
+                lines.append(HistoryMessage(author_name=name.strip(), content=text.strip(),
+                                            is_bot=name.strip().lower() == "bot"))
+        return lines

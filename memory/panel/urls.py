@@ -1,0 +1,33 @@
+"""The panel's URLs (namespace memory)."""
+
+from django.urls import path
+
+from .views import docs, exchanges, facts, memory_page, semantic, server_memory, settings_page
+
+app_name = "memory"
+
+server = "servers/<str:guild_id>/"
+urlpatterns = [
+    path("memory/", memory_page.memory_page, name="page"),
+    path("memory/content-hint", memory_page.content_hint_fragment, name="content-hint"),
+    path("docs/memory-types/", docs.memory_types_doc, name="types-doc"),
+    path(server + "facts/", facts.fact_create_view, name="fact-create"),
+    path(server + "facts/<int:number>/", facts.fact_detail, name="fact"),
+    path(server + "facts/<int:number>/edit", facts.fact_edit, name="fact-edit"),
+    path(server + "facts/<int:number>/delete", facts.fact_delete_view, name="fact-delete"),
+    path(server + "facts/<int:number>/restore", facts.fact_restore_view, name="fact-restore"),
+    path(server + "summary", server_memory.summary_view, name="summary"),
+    path(server + "summary/edit", server_memory.summary_edit, name="summary-edit"),
+    path(server + "summary/history/", server_memory.summary_history, name="summary-history"),
+    path(server + "memory-type", server_memory.memory_type_view, name="memory-type"),
+    path(server + "memory-type/ranked", server_memory.ranked_dry_run, name="ranked-dry-run"),
+    path(server + "restore-all", server_memory.restore_all, name="restore-all"),
+    path(server + "wipe", server_memory.wipe, name="wipe"),
+    path(server + "audit/", server_memory.audit_log, name="audit"),
+    path(server + "settings/", settings_page.ai_settings_page, name="settings"),
+    path(server + "exchanges/", exchanges.exchange_list, name="exchanges"),
+    path(server + "exchanges/<uuid:exchange_id>/", exchanges.exchange_detail, name="exchange"),
+    path(server + "playground/", exchanges.playground, name="playground"),
+    path(server + "embedding-progress", semantic.embedding_progress, name="embedding-progress"),
+    path(server + "memory-type/semantic", semantic.semantic_dry_run_view, name="semantic-dry-run"),
+]

@@ -1,0 +1,144 @@
+"""One fact at a time: add, show, edit (with a version check), delete, restore. HTMX fragments."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import reswap, retarget, trigger_client_event
+
+from memory.facts.selectors import fact_by_number
+from memory.facts.services import (
+    FactAuthor,
+    FactConflict,
+    FactGone,
+    fact_create,
+    fact_delete,
+    fact_restore,
+    fact_update,
+)
+from memory.models import Fact
+from teams.models import Server
+from teams.panel import HtmxHttpRequest, panel_login_required
+from teams.permissions import can_configure, server_for_configurer, server_for_viewer
+
+from ..forms import FactCreateForm, FactEditForm
+
+# Client event after a fact was added, deleted or restored: the fact list (its count, tabs and rows) reloads
+# itself once the answer is on the page (after the swap settles, so the row the user acted on is seen first).
+FACTS_CHANGED = "facts-changed"
+
+
+def _facts_changed(response: HttpResponse) -> HttpResponse:
+    return trigger_client_event(response, FACTS_CHANGED, after="settle")
+
+
+def _fact_or_404(server: Server, number: int) -> Fact:
+    try:
+        return fact_by_number(server, number)
+    except Fact.DoesNotExist:
+        raise Http404("No such fact.") from None
+
+
+def _row(request: HtmxHttpRequest, fact: Fact, *, can_configure: bool) -> HttpResponse:
+    """The fact's row; a plain (non-HTMX) GET gets the fact's own page instead."""
+    # refocus: the row replaces the form or button that had the keyboard focus; its Edit button takes it.
+    context = {"fact": fact, "configurable_ids": {fact.server_id} if can_configure else set(), "refocus": True}
+    if not request.htmx:
+        context["replaced"] = fact.supersedes.select_related("server", "author_user").order_by("-retracted_at")
+        return render(request, "memory/fact_page.html", context)
+    return render(request, "memory/_fact_row.html", context)
+
+
+@panel_login_required
+@require_POST
+def fact_create_view(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
+    server = server_for_configurer(request.user, guild_id)
+    form = FactCreateForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            fact = fact_create(
+                server=server, author=FactAuthor.staff(request.user), key=data["key"], content=data["content"],
+                scope=data["scope"], member_id=data["member_id"], confidence=data["confidence"],
+                importance=data["importance"],
+            )
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            response = render(request, "memory/_fact_created.html",
+                              {"fact": fact, "configurable_ids": {server.pk}, "server": server,
+                               "form": FactCreateForm()})
+            return _facts_changed(response)
+    response = render(request, "memory/_fact_create_form.html", {"form": form, "server": server}, status=422)
+    return reswap(retarget(response, "#fact-create"), "outerHTML")
+
+
+@panel_login_required
+@require_http_methods(["GET", "POST"])
+def fact_detail(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpResponse:
+    """GET: the row (e.g. after Cancel). POST: save an edit; a stale version is refused, nothing lost."""
+    if request.method == "GET":
+        server = server_for_viewer(request.user, guild_id)
+        return _row(request, _fact_or_404(server, number), can_configure=can_configure(request.user, server))
+    server = server_for_configurer(request.user, guild_id)
+    fact = _fact_or_404(server, number)
+    form = FactEditForm(request.POST)
+    conflict = None
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            fact = fact_update(fact=fact, actor=request.user, expected_version=data["version"], key=data["key"],
+                               content=data["content"], confidence=data["confidence"],
+                               importance=data["importance"])
+        except FactConflict as stale:
+            conflict = stale.current
+        except FactGone as gone:
+            raise Http404(str(gone)) from None
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            return _row(request, fact, can_configure=True)
+    return render(request, "memory/_fact_edit_row.html",
+                  {"fact": conflict or fact, "form": form, "conflict": conflict}, status=409 if conflict else 422)
+
+
+@panel_login_required
+@require_GET
+def fact_edit(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpResponse:
+    server = server_for_configurer(request.user, guild_id)
+    fact = _fact_or_404(server, number)
+    form = FactEditForm(initial={"key": fact.key, "content": fact.content, "confidence": fact.confidence,
+                                 "importance": fact.importance, "version": fact.version})
+    return render(request, "memory/_fact_edit_row.html", {"fact": fact, "form": form, "conflict": None})
+
+
+@panel_login_required
+@require_http_methods(["GET", "POST"])
+def fact_delete_view(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpResponse:
+    """GET asks for confirmation (in the row, or as a page without JavaScript); POST deletes for good."""
+    server = server_for_configurer(request.user, guild_id)
+    fact = _fact_or_404(server, number)
+    if request.method == "GET":
+        template = "memory/_fact_delete_confirm.html" if request.htmx else "memory/fact_delete_page.html"
+        return render(request, template, {"fact": fact})
+    fact_delete(fact=fact, actor=request.user)
+    if not request.htmx:
+        return redirect(f"{reverse('memory:page')}?server={server.guild_id}")
+    return _facts_changed(HttpResponse(""))
+
+
+@panel_login_required
+@require_POST
+def fact_restore_view(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpResponse:
+    server = server_for_configurer(request.user, guild_id)
+    fact = _fact_or_404(server, number)
+    try:
+        fact_restore(fact=fact, actor=request.user)
+    except FactGone as gone:
+        raise Http404(str(gone)) from None
+    except ValidationError:
+        pass  # already in force (restored by someone else): show it as it is
+    return _facts_changed(_row(request, _fact_or_404(server, number), can_configure=True))

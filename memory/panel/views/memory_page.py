@@ -1,0 +1,120 @@
+"""The memory page: every fact a user can see, filtered, searched, sorted and paged with HTMX."""
+
+from __future__ import annotations
+
+import re
+
+from django.http import HttpResponse, QueryDict
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from memory.configuration.selectors import ai_settings_for_server
+from memory.facts.listing import SORTS, FactFilter, FactPage, FactState, fact_page_or_nearest
+from memory.facts.selectors import servers_with_retracted_facts
+from memory.text.hints import content_hint
+from memory.types import PROFILES, profile_for
+from teams.models import SNOWFLAKE_REGEX
+from teams.panel import HtmxHttpRequest, panel_login_required
+from teams.permissions import servers_configurable_by, servers_visible_to
+
+from ..forms import FactCreateForm
+from .server_memory import summary_block_context
+
+SNOWFLAKE = re.compile(SNOWFLAKE_REGEX)
+
+
+def fact_list_context(request: HtmxHttpRequest) -> dict:
+    """What the list fragment needs; shared by the page and by every fragment that re-renders the list."""
+    visible = servers_visible_to(request.user)
+    guild_id = request.GET.get("server", "")
+    chosen = visible.filter(guild_id=guild_id).first() if SNOWFLAKE.fullmatch(guild_id) else None
+    server_ids = (chosen.pk,) if chosen else tuple(server.pk for server in visible)
+    has_retracted = servers_with_retracted_facts(server_ids)
+    asked_state = request.GET.get("state", FactState.IN_FORCE)
+    state = asked_state if asked_state in FactState.CHOICES and has_retracted else FactState.IN_FORCE
+    # A page's address belongs to the list it was read from: once the tab asked for is gone (the last retracted
+    # fact restored), the list shown instead starts at its first page.
+    after, before = (request.GET.get("after", ""), request.GET.get("before", "")) if state == asked_state else ("", "")
+    sort = request.GET.get("sort", "changed")
+    sort = sort if sort in SORTS else "changed"
+    query = request.GET.get("q", "").replace("\x00", "")[:200]  # PostgreSQL text cannot hold NUL
+    page = fact_page_or_nearest(FactFilter(server_ids=server_ids, query=query, state=state, sort=sort),
+                                after=after, before=before)
+    configurable_ids = set(
+        servers_configurable_by(request.user).filter(pk__in=server_ids).values_list("pk", flat=True)
+    )
+    _attach_urls([*page.exact_key_facts, *page.facts])
+    return {
+        "list_query": _shown_list_query(request, state=state, sort=sort, query=query, page=page),
+        "visible_servers": visible,
+        "chosen_server": chosen,
+        "page": page,
+        "query": query,
+        "state": state,
+        "sort": sort,
+        "has_retracted": has_retracted,
+        "configurable_ids": configurable_ids,
+        "show_server_column": chosen is None and len(visible) > 1,
+    }
+
+
+def _shown_list_query(request: HtmxHttpRequest, *, state: str, sort: str, query: str, page: FactPage) -> QueryDict:
+    """The address of the list actually shown, which is not always the one asked for (a page emptied since it was
+    opened falls back to the nearest one; a tab that is gone falls back to the facts in force). Links are built on
+    it: built on the address asked for, Next would carry the emptied page's state or cursor and lead back to it."""
+    shown = request.GET.copy()
+    for name, value, default in (("state", state, FactState.IN_FORCE), ("sort", sort, "changed"), ("q", query, "")):
+        if name in shown or value != default:
+            shown[name] = value
+    for name in ("after", "before"):
+        shown.pop(name, None)
+        if getattr(page, name):
+            shown[name] = getattr(page, name)
+    return shown
+
+
+def _address_of_list_shown(request: HtmxHttpRequest, response: HttpResponse, shown: QueryDict) -> HttpResponse:
+    """Tell htmx the address of the list shown when it differs from the one asked for, so the address bar (and a
+    later reload of the browser page) names the page on screen. The list's own reload is no step the user took:
+    it replaces the history entry; a link, tab or search the user followed pushes (as its hx-push-url would)."""
+    if dict(shown.lists()) != dict(request.GET.lists()):
+        header = "HX-Replace-Url" if request.htmx.trigger == "fact-list-reload" else "HX-Push-Url"
+        response[header] = f"{request.path}?{shown.urlencode()}"
+    return response
+
+
+def _attach_urls(facts: list) -> None:
+    """Give each row its base URL once, instead of several {% url %} lookups per row in the template."""
+    prefixes: dict[int, str] = {}
+    for fact in facts:
+        if fact.server_id not in prefixes:
+            prefixes[fact.server_id] = reverse("memory:fact", args=[fact.server.guild_id, 0]).removesuffix("0/")
+        fact.url_base = f"{prefixes[fact.server_id]}{fact.number}/"
+
+
+@panel_login_required
+@require_GET
+def memory_page(request: HtmxHttpRequest) -> HttpResponse:
+    context = fact_list_context(request)
+    if request.htmx and request.htmx.target == "fact-list":
+        response = render(request, "memory/_fact_list.html", context)
+        return _address_of_list_shown(request, response, context["list_query"])
+    chosen = context["chosen_server"]
+    if chosen is not None:
+        ai_settings = ai_settings_for_server(chosen)
+        context.update(
+            **summary_block_context(chosen, can_configure=chosen.pk in context["configurable_ids"]),
+            ai_settings=ai_settings,
+            active_profile=profile_for(ai_settings.memory_type),
+            profiles=PROFILES,
+            create_form=FactCreateForm(),
+        )
+    return render(request, "memory/memory_page.html", context)
+
+
+@panel_login_required
+@require_GET
+def content_hint_fragment(request: HtmxHttpRequest) -> HttpResponse:
+    """Length hint and secret warning for the content being typed (any logged-in user; reads nothing)."""
+    return render(request, "memory/_content_hint.html", {"hint": content_hint(request.GET.get("content", ""))})

@@ -1,0 +1,205 @@
+"""Whole-server actions on the memory page: summary (and its earlier wordings), memory type, restore all, wipe,
+audit log."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
+
+from memory.configuration.selectors import ai_settings_for_server
+from memory.configuration.services import memory_type_set
+from memory.facts.selectors import summary_current, summary_earlier_count, summary_versions
+from memory.facts.services import FactAuthor, facts_restore_all, member_wipe, server_wipe, summary_set
+from memory.models import Fact
+from memory.types import PROFILES, profile_for
+from teams.models import Server
+from teams.panel import HtmxHttpRequest, panel_login_required
+from teams.permissions import can_configure, server_for_configurer, server_for_viewer
+from teams.selectors import audit_entries_page
+
+from ..dry_run import clean_sample_message, ranked_slot_changes, type_cards
+from ..forms import SummaryForm, WipeForm
+
+AUDIT_PAGE_SIZE = 50
+SUMMARY_HISTORY_PAGE_SIZE = 20
+
+
+def _memory_url(guild_id: str) -> str:
+    return f"{reverse('memory:page')}?server={guild_id}"
+
+
+@panel_login_required
+@require_http_methods(["GET", "POST"])
+def summary_view(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
+    """GET: the summary block. POST (configure): save a new wording; the old one is retracted, not deleted."""
+    if request.method == "GET":
+        server = server_for_viewer(request.user, guild_id)
+        block = summary_block_context(server, can_configure=can_configure(request.user, server))
+        return render(request, "memory/_summary.html", {"server": server, **block})
+    server = server_for_configurer(request.user, guild_id)
+    form = SummaryForm(request.POST)
+    if form.is_valid():
+        try:
+            summary_set(server=server, content=form.cleaned_data["content"], author=FactAuthor.staff(request.user))
+        except ValidationError as error:
+            form.add_error(None, error)
+        else:
+            return render(request, "memory/_summary.html",
+                          {"server": server, **summary_block_context(server, can_configure=True)})
+    return render(request, "memory/_summary_form.html", {"server": server, "form": form}, status=422)
+
+
+def summary_block_context(server: Server, *, can_configure: bool) -> dict:
+    """What memory/_summary.html needs besides its server; the memory page includes the block too."""
+    return {"summary": summary_current(server), "earlier_summaries": summary_earlier_count(server),
+            "can_configure": can_configure}
+
+
+@panel_login_required
+@require_GET
+def summary_history(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
+    """Every wording the summary has had, newest first, paged by id: whoever may read the summary may read them."""
+    server = server_for_viewer(request.user, guild_id)
+    before = _id_or_none(request.GET.get("before", ""))
+    versions, next_before = _keyset_page(summary_versions(server, before_id=before,
+                                                          limit=SUMMARY_HISTORY_PAGE_SIZE + 1),
+                                         SUMMARY_HISTORY_PAGE_SIZE)
+    context = {"server": server, "versions": versions, "next_before": next_before, "is_first_page": before is None}
+    template = "memory/_summary_versions.html" if request.htmx else "memory/summary_history_page.html"
+    return render(request, template, context)
+
+
+def _keyset_page(rows: list, size: int) -> tuple[list, int | None]:
+    """Rows fetched with one extra: the page to show, and the id the next page starts before (None: last page)."""
+    return rows[:size], (rows[size - 1].pk if len(rows) > size else None)
+
+
+def _id_or_none(raw: str) -> int | None:
+    """A row id from our own "older" link; anything else ("²", a number past bigint) means the first page."""
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
+
+
+@panel_login_required
+@require_GET
+def summary_edit(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
+    server = server_for_configurer(request.user, guild_id)
+    summary = summary_current(server)
+    form = SummaryForm(initial={"content": summary.content if summary else ""})
+    return render(request, "memory/_summary_form.html", {"server": server, "form": form})
+
+
+def _on_memory_page(request: HtmxHttpRequest) -> bool:
+    current = urlsplit(request.htmx.current_url or "")
+    return current.path == reverse("memory:page")
+
+
+@panel_login_required
+@require_http_methods(["GET", "POST"])
+def memory_type_view(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
+    """GET: the six cards with this server's dry run. POST (configure): choose a type, saved at once."""
+    if request.method == "GET":
+        server = server_for_viewer(request.user, guild_id)
+        error = ""
+    else:
+        server = server_for_configurer(request.user, guild_id)
+        error = ""
+        try:
+            memory_type_set(server=server, actor=request.user, memory_type=request.POST.get("memory_type", ""))
+        except ValidationError as refused:
+            error = " ".join(refused.messages)
+        if not error and request.htmx:
+            # The type decides more of the page than its own block (the embedding progress, the consolidation
+            # block): the memory page is drawn again in place, scrolled back to the type; from the comparison
+            # page (no #memory-page to draw into) the browser goes to the memory page.
+            if _on_memory_page(request):
+                return HttpResponseLocation(_memory_url(server.guild_id), target="#memory-page",
+                                            select="#memory-page", swap="outerHTML show:#memory-type:top")
+            return HttpResponseClientRedirect(_memory_url(server.guild_id))
+        if not error:
+            return redirect(_memory_url(server.guild_id))
+    current = ai_settings_for_server(server).memory_type
+    context = {
+        "server": server,
+        "profiles": PROFILES,
+        "active_profile": profile_for(current),
+        "cards": type_cards(server, current),
+        "can_configure": can_configure(request.user, server),
+        "error": error,
+    }
+    template = "memory/_memory_type.html" if request.htmx else "memory/memory_type_page.html"
+    return render(request, template, context, status=422 if error else 200)
+
+
+@panel_login_required
+@require_GET
+def ranked_dry_run(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
+    """Which facts Ranked would give a context slot, and which would lose theirs, for a sample message."""
+    server = server_for_viewer(request.user, guild_id)
+    changes = ranked_slot_changes(server, clean_sample_message(request.GET.get("message", "")))
+    template = "memory/_ranked_slots.html" if request.htmx else "memory/ranked_dry_run_page.html"
+    return render(request, template, {"server": server, "changes": changes})
+
+
+@panel_login_required
+@require_http_methods(["GET", "POST"])
+def restore_all(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
+    """GET asks for confirmation with the count; POST re-opens every retracted fact of the server."""
+    server = server_for_configurer(request.user, guild_id)
+    if request.method == "POST":
+        restored = facts_restore_all(server=server, actor=request.user)
+        messages.success(request, f"Restored {restored} retracted fact{'s' if restored != 1 else ''}.")
+        return redirect(_memory_url(server.guild_id))
+    retracted = Fact.objects.filter(server=server, retracted_at__isnull=False).count()
+    return render(request, "memory/restore_all_page.html", {"server": server, "retracted": retracted})
+
+
+@panel_login_required
+@require_http_methods(["GET", "POST"])
+def wipe(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
+    """Wipe everything about the server or one member, confirmed by typing the name (or the id)."""
+    server = server_for_configurer(request.user, guild_id)
+    form = WipeForm(request.POST or None, initial={"member_id": request.GET.get("member", "")})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        member_id = data["member_id"].strip()
+        if data["target"] == WipeForm.MEMBER and not member_id:
+            form.add_error("member_id", "Enter the Discord user id of the member to wipe.")
+        elif data["confirmation"].strip() != (member_id if data["target"] == WipeForm.MEMBER else server.name):
+            expected = "the member id" if data["target"] == WipeForm.MEMBER else f"the server name “{server.name}”"
+            form.add_error("confirmation", f"Type {expected} exactly to confirm; nothing was deleted.")
+        else:
+            try:
+                if data["target"] == WipeForm.MEMBER:
+                    result = member_wipe(server=server, actor=request.user, member_id=member_id)
+                    messages.success(request, f"Wiped {result.facts} facts about or from member {member_id} "
+                                              f"and {result.exchanges} of their exchanges.")
+                else:
+                    result = server_wipe(server=server, actor=request.user)
+                    messages.success(request, f"Wiped {result.facts} facts, the summary and {result.exchanges} "
+                                              f"exchanges of {server.name}.")
+            except ValidationError as error:
+                form.add_error("member_id", " ".join(error.messages))
+            else:
+                return redirect(_memory_url(server.guild_id))
+    return render(request, "memory/wipe_page.html", {"server": server, "form": form},
+                  status=422 if form.errors else 200)
+
+
+@panel_login_required
+@require_GET
+def audit_log(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
+    """Newest first, paged by id (configure users only: it names who did what)."""
+    server = server_for_configurer(request.user, guild_id)
+    before = _id_or_none(request.GET.get("before", ""))
+    entries, next_before = _keyset_page(audit_entries_page(server, before_id=before, limit=AUDIT_PAGE_SIZE + 1),
+                                        AUDIT_PAGE_SIZE)
+    context = {"server": server, "entries": entries, "next_before": next_before, "is_first_page": before is None}
+    template = "memory/_audit_rows.html" if request.htmx else "memory/audit_page.html"
+    return render(request, template, context)

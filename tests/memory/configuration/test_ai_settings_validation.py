@@ -1,0 +1,90 @@
+"""Every AI setting is validated on the server, with a message naming the allowed range."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from memory.configuration.selectors import ai_settings_for_server
+from memory.configuration.services import ChannelRule, ai_settings_update
+from memory.models import AISettings
+
+ALL = ChannelRule(all_channels=True)
+
+
+def update(server, owner, **overrides):
+    values = dict(max_injected_items=20, weight_recency=1.0, weight_importance=1.0, weight_relevance=1.0,
+                  read=ALL, write=ALL, include_threads=False)
+    values.update(overrides)
+    return ai_settings_update(server=server, actor=owner, **values)
+
+
+def test_defaults_match_the_spec(server):
+    ai_settings = ai_settings_for_server(server)
+    assert (ai_settings.memory_type, ai_settings.max_injected_items, ai_settings.include_threads) == (
+        "classic", 20, False
+    )
+    assert ai_settings.read_all_channels and ai_settings.write_all_channels
+
+
+@pytest.mark.parametrize("bad", [0, 1001, -5, 2.5, "20", True])
+def test_max_injected_items_outside_1_to_1000_is_refused_naming_the_range(server, owner, bad):
+    with pytest.raises(ValidationError) as refused:
+        update(server, owner, max_injected_items=bad)
+    assert refused.value.message_dict["max_injected_items"] == [
+        "Maximum injected memory items must be a whole number from 1 to 1000."
+    ]
+    assert ai_settings_for_server(server).max_injected_items == 20
+
+
+@pytest.mark.parametrize("value", [1, 1000])
+def test_the_edges_of_the_range_are_accepted(server, owner, value):
+    assert update(server, owner, max_injected_items=value).max_injected_items == value
+
+
+@pytest.mark.parametrize("field", ["weight_recency", "weight_importance", "weight_relevance"])
+@pytest.mark.parametrize("bad", [-0.1, 10.5])
+def test_a_weight_outside_0_to_10_is_refused(server, owner, field, bad):
+    with pytest.raises(ValidationError) as refused:
+        update(server, owner, **{field: bad})
+    assert refused.value.message_dict[field] == ["Each ranking weight must be a number from 0 to 10."]
+
+
+def test_all_weights_zero_is_refused(server, owner):
+    with pytest.raises(ValidationError, match="At least one ranking weight"):
+        update(server, owner, weight_recency=0, weight_importance=0, weight_relevance=0)
+
+
+def test_weights_are_kept_to_six_places_so_the_ranking_never_underflows(server, owner):
+    """PostgreSQL raises on a float product that underflows; a weight of 1e-300 times a tiny confidence
+    would have failed every Ranked context call of the server."""
+    stored = update(server, owner, weight_recency=1e-300, weight_importance=2.1234567, weight_relevance=1)
+    assert (stored.weight_recency, stored.weight_importance, stored.weight_relevance) == (0.0, 2.123457, 1.0)
+    with pytest.raises(ValidationError, match="At least one ranking weight"):
+        update(server, owner, weight_recency=1e-300, weight_importance=0, weight_relevance=0)
+
+
+def test_channel_ids_must_be_snowflakes(server, owner):
+    with pytest.raises(ValidationError) as refused:
+        update(server, owner, read=ChannelRule(all_channels=False, channel_ids=("123", "general")))
+    assert "general" in refused.value.message_dict["read_channel_ids"][0]
+
+
+def test_valid_settings_are_saved_together_and_audited(server, owner):
+    update(server, owner, max_injected_items=50, include_threads=True,
+           write=ChannelRule(all_channels=False, channel_ids=("111", "222")))
+    stored = AISettings.objects.get(server=server)
+    assert (stored.max_injected_items, stored.include_threads, stored.write_all_channels, stored.write_channel_ids) \
+        == (50, True, False, ["111", "222"])
+    from teams.models import AuditEntry
+
+    assert AuditEntry.objects.filter(server=server, action="ai_settings.update", actor=owner).count() == 1
+
+
+def test_the_database_itself_refuses_an_out_of_range_value(server):
+    from django.db import IntegrityError, transaction
+
+    ai_settings = ai_settings_for_server(server)
+    ai_settings.max_injected_items = 1001
+    with pytest.raises(IntegrityError), transaction.atomic():
+        ai_settings.save()

@@ -1,0 +1,106 @@
+"""The exchange log and the playground, as staff use them."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from memory.bot.actions import Remember, exchange_apply_actions
+from memory.bot.exchanges import IncomingMessage, exchange_open
+from memory.models import Exchange, Fact, ModelPurpose
+from tests.conftest import logged_in_client
+from tests.factories import make_fact
+from tests.model_server import answer, played_model, tool_call
+
+PAUL = "200000000000000011"
+
+
+@pytest.fixture
+def exchange(server):
+    make_fact(server, key="tournament_day", content="Tournaments are every Saturday.")
+    opened = exchange_open(server=server, message=IncomingMessage(channel_id="111", author_id=PAUL,
+                                                                  author_name="Paul", content="When do we play?"))
+    exchange_apply_actions(exchange=opened.exchange, ops=[Remember(key="paul_game", content="Paul plays Tetris.")])
+    return opened.exchange
+
+
+@pytest.fixture
+def fake_model(server, owner):
+    with played_model(server, owner, ModelPurpose.REPLY, model_name="fake",
+                      api_key="sk-test-0123456789abcdef") as model:
+        yield model
+
+
+def test_the_log_shows_message_injected_numbers_and_actions_to_a_viewer(member, server, exchange):
+    page = logged_in_client(member).get(reverse("memory:exchanges", args=[server.guild_id])).content.decode()
+    assert "When do we play?" in page and "Paul" in page
+    assert f"#{exchange.shown_numbers[0]}" in page
+    learned = Fact.objects.get(server=server, key="paul_game")
+    assert f"remember</code> #{learned.number}: applied" in page
+
+
+def test_a_bot_written_fact_links_to_the_exchange_it_came_from(member, server, exchange):
+    page = logged_in_client(member).get(reverse("memory:page"), {"server": server.guild_id}).content.decode()
+    assert reverse("memory:exchange", args=[server.guild_id, exchange.pk]) in page
+
+
+def test_the_exchange_page_shows_the_exact_memory_block(member, server, exchange):
+    page = logged_in_client(member).get(reverse("memory:exchange", args=[server.guild_id, exchange.pk]))
+    assert "[#1] tournament_day: Tournaments are every Saturday." in page.content.decode()
+
+
+def test_another_servers_exchange_is_not_found_under_our_server(owner, server, other_server):
+    theirs = exchange_open(server=other_server, message=IncomingMessage(channel_id="1", author_id="2", content="hi"))
+    response = logged_in_client(owner).get(reverse("memory:exchange", args=[server.guild_id, theirs.exchange.pk]))
+    assert response.status_code == 404
+
+
+def test_older_exchanges_load_in_pages(member, server):
+    for index in range(30):
+        exchange_open(server=server, message=IncomingMessage(channel_id="111", author_id=PAUL,
+                                                             content=f"message {index}"))
+    client = logged_in_client(member)
+    first = client.get(reverse("memory:exchanges", args=[server.guild_id]))
+    assert len(first.context["exchanges"]) == 25 and first.context["next_before"]
+    rest = client.get(reverse("memory:exchanges", args=[server.guild_id]), {"before": first.context["next_before"]},
+                      headers={"HX-Request": "true"})
+    assert len(rest.context["exchanges"]) == 5
+    assert "<html" not in rest.content.decode()
+
+
+PLAYGROUND = {"member_id": PAUL, "member_name": "Paul", "channel_id": "111", "thread_parent_id": "",
+              "history": "Mira: hi all\nbot: hello Mira", "message": "When is the tournament?"}
+
+
+def test_without_a_reply_model_the_playground_shows_the_memory_block_and_says_why(owner, server):
+    make_fact(server, key="tournament_day", content="Tournaments are every Saturday.")
+    response = logged_in_client(owner).post(reverse("memory:playground", args=[server.guild_id]), PLAYGROUND,
+                                            headers={"HX-Request": "true"})
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "Replies need a model endpoint" in page
+    assert "[#1] tournament_day: Tournaments are every Saturday." in page
+    assert Exchange.objects.get(server=server).source == "playground"
+
+
+def test_the_playground_talks_to_the_real_pipeline_and_shows_actions(owner, server, fake_model):
+    make_fact(server, key="tournament_day", content="Tournaments are every Saturday.")
+    fake_model.script.append(answer("Saturday, as always!", [tool_call(
+        "remember", key="paul_question", content="Paul asked about the tournament.", importance=0.2)]))
+    response = logged_in_client(owner).post(reverse("memory:playground", args=[server.guild_id]), PLAYGROUND,
+                                            headers={"HX-Request": "true"})
+    page = response.content.decode()
+    assert "Saturday, as always!" in page
+    assert "remember</code>" in page and "applied" in page
+    sent = fake_model.requests[0]["body"]["messages"]
+    assert [message["content"] for message in sent[1:]] == [
+        "Mira: hi all", "bot: hello Mira", "Paul: When is the tournament?"]
+    assert Fact.objects.get(server=server, key="paul_question").learned_from_member_id == PAUL
+
+
+def test_a_bad_playground_form_is_refused_with_the_reason(owner, server):
+    response = logged_in_client(owner).post(reverse("memory:playground", args=[server.guild_id]),
+                                            {**PLAYGROUND, "channel_id": "general"}, headers={"HX-Request": "true"})
+    assert response.status_code == 422
+    assert "A channel id is a number" in response.content.decode()
+    assert not Exchange.objects.exists()

@@ -1,0 +1,61 @@
+"""The memory types page: one section per type, open for the type asked for, the rest closed but all there."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from django.urls import reverse
+
+from memory.types import PROFILES
+from tests.conftest import logged_in_client
+
+# Every test under the db fixture, the anonymous one too: once the browser tests' live server has started, an
+# unmarked test's request reaches the database outside any test transaction and leaves a connection open that
+# the test database's teardown then trips over ("being accessed by other users").
+pytestmark = pytest.mark.django_db
+DOC = reverse("memory:types-doc")
+
+
+def open_sections(page: str) -> list[str]:
+    return re.findall(r'<details id="([\w-]+)" class="card doc-type" open>', page)
+
+
+def test_anonymous_is_sent_to_log_in(client):
+    response = client.get(DOC)
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+
+
+@pytest.mark.parametrize("who", ["member", "owner", "outsider"])
+def test_every_logged_in_user_reads_every_type_in_full(request, who):
+    """Not tied to a server: a viewer, a configure user and another team's member read the same page."""
+    page = html.unescape(logged_in_client(request.getfixturevalue(who)).get(DOC).content.decode())
+    for profile in PROFILES:
+        section = page[page.index(f'<details id="{profile.value}"'):]
+        section = section[:section.index("</details>")]
+        assert profile.adds in section and profile.changes in section and profile.settings in section
+
+
+def test_the_first_type_is_open_when_none_is_asked_for(member):
+    assert open_sections(logged_in_client(member).get(DOC).content.decode()) == ["classic"]
+
+
+@pytest.mark.parametrize("asked, opened", [("ledger", "ledger"), ("ranked", "ranked"), ("nonsense", "classic"),
+                                           ("", "classic")])
+def test_the_type_asked_for_is_the_one_open(member, asked, opened):
+    assert open_sections(logged_in_client(member).get(DOC, {"type": asked}).content.decode()) == [opened]
+
+
+def test_how_ranked_scores_a_fact_is_inside_the_ranked_section(member):
+    """So a link to #ranking opens Ranked's section: browsers open the <details> around a link's target."""
+    page = logged_in_client(member).get(DOC).content.decode()
+    ranked = page[page.index('<details id="ranked"'):]
+    assert 'id="ranking"' in ranked[:ranked.index("</details>")]
+
+
+def test_read_more_on_the_memory_page_opens_the_type_it_names(member, server):
+    page = logged_in_client(member).get(reverse("memory:memory-type", args=[server.guild_id])).content.decode()
+    links = re.findall(rf'<a href="{DOC}\?type=(\w+)#(\w+)">Read more about', page)
+    assert [asked for asked, _ in links] == [profile.value for profile in PROFILES]
+    assert all(asked == anchor for asked, anchor in links)

@@ -1,0 +1,151 @@
+"""The fast top N of memory/retrieval/ranking gives exactly what scoring every fact gives, on every branch."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from config.rows import columns
+from memory.models import Fact
+from memory.retrieval.ranking import Weights, microseconds, rank_top, relevance_by_position, top
+from tests.factories import make_fact
+
+from .ranking_reference import rank_every_fact
+
+WEIGHT_COMBINATIONS = [
+    Weights(1, 1, 1), Weights(0, 1, 1), Weights(1, 0, 1), Weights(1, 1, 0), Weights(0, 0, 1), Weights(0, 1, 0),
+    Weights(1, 0, 0), Weights(10, 0.5, 3), Weights(0.1, 10, 0), Weights(3, 7, 0.25), Weights(10, 10, 10),
+    Weights(0.5, 2, 9),
+]
+NUMBER_AND_KEY = columns(Fact, "fact", ("number", "key"))  # read with the ranking, for the caller
+LIMITS = [1, 3, 20, 60, 400]  # 400: more slots than facts, the walk reaches the end
+
+
+@pytest.fixture(autouse=True)
+def no_hints(monkeypatch):
+    """Each test starts without hints left by rankings of earlier tests."""
+    monkeypatch.setattr(top, "_HINTS", {})
+
+
+@pytest.fixture
+def small_walks(monkeypatch):
+    """Walks and caps a few facts long, so a few hundred facts take every branch: the recency bound,
+    the weight index with and without hitting its cap, deeper walks, walking to the end, ties."""
+    for name, value in {"WALK_PER_SLOT": 1, "MIN_WALK": 4, "CAP_PER_SLOT": 1, "MIN_CAP": 3,
+                        "HEAVY_PER_SLOT": 1, "MIN_HEAVY": 2}.items():
+        monkeypatch.setattr(top, name, value)
+
+
+def random_memory(server, rng: random.Random, count: int, now) -> list[Fact]:
+    """Facts with values drawn so that ties happen: shared timestamps, confidences and importances
+    (including unscored), some changed in the future, some retracted."""
+    for index in range(count):
+        make_fact(server, key=f"fact_{index}", content=f"Fact number {index}.")
+    facts = list(Fact.objects.filter(server=server).order_by("id"))
+    shared_moments = [now - timedelta(days=rng.uniform(0, 200)) for _ in range(8)]
+    for fact in facts:
+        roll = rng.random()
+        if roll < 0.15:
+            fact.changed_at = rng.choice(shared_moments)
+        elif roll < 0.18:
+            fact.changed_at = now + timedelta(hours=rng.uniform(0, 5))
+        else:
+            fact.changed_at = now - timedelta(days=rng.expovariate(1 / 60))
+        fact.confidence = rng.choice([1.0, 1.0, 0.5, 0.0, round(rng.random(), 2), rng.random()])
+        fact.importance = rng.choice([None, None, 0.5, 1.0, 0.0, round(rng.random(), 1), rng.random()])
+        if rng.random() < 0.05:
+            fact.retracted_at = now
+    Fact.objects.bulk_update(facts, ["changed_at", "confidence", "importance", "retracted_at"])
+    return [fact for fact in facts if fact.retracted_at is None]
+
+
+def random_relevance(rng: random.Random, facts: list[Fact]) -> dict[int, float]:
+    matched = rng.sample(facts, rng.choice([0, 1, 5, 30, 50]))
+    return relevance_by_position([fact.id for fact in matched])
+
+
+def test_the_fast_path_ranks_exactly_like_scoring_every_fact(server, small_walks):
+    rng = random.Random(20261130)
+    now = timezone.now()
+    in_force = random_memory(server, rng, 300, now)
+    numbers_and_keys = {fact.pk: (fact.number, fact.key) for fact in in_force}
+    steps = Counter()
+    for weights in WEIGHT_COMBINATIONS:
+        for limit in LIMITS:
+            for _ in range(3):
+                relevance = random_relevance(rng, in_force)
+                fast = rank_top(server.pk, weights, limit, relevance, now, columns=NUMBER_AND_KEY)
+                expected = rank_every_fact(server, weights, limit, relevance, now)
+                assert [fact.id for fact in fast.facts] == [fact.id for fact in expected], (weights, limit)
+                assert [fact.score for fact in fast.facts] == [fact.score for fact in expected]
+                assert [fast.columns[fact.id] for fact in fast.facts] == [
+                    numbers_and_keys[fact.id] for fact in expected]
+                steps.update(fast.steps)
+    assert set(steps) >= {"recency bound", "weight index", "weight index, capped", "deeper", "exhausted",
+                          "weight bound", "weight tie", "hinted"}, steps
+
+
+def test_ties_go_to_the_newer_change_then_the_higher_id(server, small_walks):
+    now = timezone.now()
+    moment = now - timedelta(days=3)
+    for index in range(40):
+        make_fact(server, key=f"same_{index}", content="Same weight, same moment.")
+    Fact.objects.filter(server=server).update(changed_at=moment, confidence=1.0, importance=None)
+    for weights in WEIGHT_COMBINATIONS:
+        fast = rank_top(server.pk, weights, 7, {}, now)
+        expected = rank_every_fact(server, weights, 7, {}, now)
+        assert [fact.id for fact in fast.facts] == [fact.id for fact in expected]
+        assert [fact.id for fact in fast.facts] == sorted((fact.id for fact in fast.facts), reverse=True)
+
+
+def test_a_server_with_fewer_facts_than_slots_gets_them_all(server):
+    facts = [make_fact(server, key=f"fact_{index}", content=f"Fact {index}.") for index in range(3)]
+    fast = rank_top(server.pk, Weights(1, 1, 1), 20, {}, timezone.now())
+    assert {fact.id for fact in fast.facts} == {fact.pk for fact in facts}
+    assert fast.exhausted
+
+
+def test_a_server_without_facts_ranks_nothing(server):
+    assert rank_top(server.pk, Weights(1, 1, 1), 20, {}, timezone.now()).facts == []
+
+
+def test_facts_of_other_servers_and_retracted_facts_never_rank(server, other_server):
+    ours = make_fact(server, key="ours", content="Ours.")
+    theirs = make_fact(other_server, key="theirs", content="Theirs.", importance=1.0)
+    gone = make_fact(server, key="gone", content="Retracted.", importance=1.0)
+    Fact.objects.filter(pk=gone.pk).update(retracted_at=timezone.now())
+    relevance = {theirs.pk: 1.0, gone.pk: 1.0}
+    fast = rank_top(server.pk, Weights(1, 1, 1), 20, relevance, timezone.now())
+    assert [fact.id for fact in fast.facts] == [ours.pk]
+
+
+@pytest.mark.parametrize("hint", [0.99, 0.4], ids=["too high", "too low"])
+def test_a_wrong_hint_costs_a_round_trip_never_a_fact(server, small_walks, hint):
+    rng = random.Random(7)
+    now = timezone.now()
+    in_force = random_memory(server, rng, 200, now)
+    weights = Weights(1, 1, 1)
+    for limit in (3, 20):
+        relevance = random_relevance(rng, in_force)
+        top._HINTS[(server.pk, weights, limit)] = (hint, microseconds(now))
+        fast = rank_top(server.pk, weights, limit, relevance, now)
+        assert [fact.id for fact in fast.facts] == [fact.id for fact in rank_every_fact(
+            server, weights, limit, relevance, now)]
+        assert "hinted" in fast.steps
+        assert ("hint refused" in fast.steps) == (hint == 0.99)
+
+
+def test_each_ranking_leaves_a_hint_no_higher_than_any_messages_nth_best(server):
+    rng = random.Random(11)
+    now = timezone.now()
+    in_force = random_memory(server, rng, 150, now)
+    weights = Weights(2, 1, 1)
+    rank_top(server.pk, weights, 10, random_relevance(rng, in_force), now)
+    lower_bound, _at = top._HINTS[(server.pk, weights, 10)]
+    for _ in range(10):
+        relevance = random_relevance(rng, in_force)
+        assert lower_bound <= rank_every_fact(server, weights, 10, relevance, now)[-1].score
