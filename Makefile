@@ -38,4 +38,4 @@ BENCH_PG_OPTIONS ?= -c shared_buffers=2GB
 
 bench: $(VENV)/.test-installed
 	LOREKEEPER_EMBEDDED_PG_OPTIONS="$(BENCH_PG_OPTIONS)" DJANGO_SETTINGS_MODULE=config.settings.test \
-		$(BIN)/python -m config.embedded run --var var/bench -- $(BIN)/python bench/run_all.py
+		$(BIN)/python -m config.embedded run --var var/bench -- $(BIN)/python -m bench.run_all

@@ -15,10 +15,15 @@ Figures:
 
 from __future__ import annotations
 
+if __name__ == "__main__" and not __package__:  # `python bench/<name>.py`: again as `python -m bench.<name>`
+    import os, sys  # noqa: E401 - from the repo root, so bench/ is not on sys.path (bench/__init__.py)
+    os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    os.execv(sys.executable, [sys.executable, "-m", f"bench.{os.path.basename(__file__)[:-3]}", *sys.argv[1:]])
+
 import sys
 import time
 
-from _harness import report_metric, setup_django
+from bench._harness import report_metric, setup_django
 
 GUILD_ID, SERVER_NAME, FACTS = "900000000000000002", "Bench Town", 100_000  # bench/context.py's 100k server
 ROUND_TARGET_S = 120.0
@@ -39,7 +44,7 @@ def main() -> None:
     setup_django()
     from django.db import connection
 
-    from _seed import ensure_server_facts
+    from bench._seed import ensure_server_facts
     from consolidation.models import ConsolidationRound, RoundStatus, RoundTrigger
     from consolidation.pairs import find_pairs
     from consolidation.rounds import round_run

@@ -29,6 +29,11 @@ server and of one search per distinct query on the million-fact server.
 
 from __future__ import annotations
 
+if __name__ == "__main__" and not __package__:  # `python bench/<name>.py`: again as `python -m bench.<name>`
+    import os, sys  # noqa: E401 - from the repo root, so bench/ is not on sys.path (bench/__init__.py)
+    os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    os.execv(sys.executable, [sys.executable, "-m", f"bench.{os.path.basename(__file__)[:-3]}", *sys.argv[1:]])
+
 import itertools
 import json
 import os
@@ -40,7 +45,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _harness import BASE_DIR, build_server_indexes, prewarm, report_latency, report_metric, setup_django, time_calls
+from bench._harness import BASE_DIR, build_server_indexes, prewarm, report_latency, report_metric, setup_django, time_calls
 
 RUNS = 200
 WARMUP = 5
@@ -84,7 +89,7 @@ TOPICS = ["spoilers", "spam", "memes", "voice", "cheating", "politics", "pings",
 
 def _messages(count: int) -> list[str]:
     """`count` messages from one seeded generator, so every run asks the same things in the same order."""
-    from _seed import CHANNELS, DAYS, EVENTS, GAMES, NICKNAMES, PETS, ROLES, _cumulative
+    from bench._seed import CHANNELS, DAYS, EVENTS, GAMES, NICKNAMES, PETS, ROLES, _cumulative
 
     rng = random.Random(20261201)
     lists = {"game": GAMES, "event": EVENTS, "nick": NICKNAMES, "day": DAYS, "topic": TOPICS, "role": ROLES,
@@ -228,7 +233,7 @@ def _timed(meter: CpuMeter, call) -> tuple[list[float], str]:
 
 
 def _report(name: str, samples: list[float], cpu: str, target_ms: float | None = None) -> None:
-    from _harness import percentile
+    from bench._harness import percentile
 
     report_latency(name, samples)
     verdict = ""
@@ -382,7 +387,7 @@ def main() -> None:
     from django.db import connection
     from django.test import Client
 
-    from _seed import BENCH_GUILD_ID, BENCH_SERVER_NAME, TARGET_FACTS, ensure_server_facts
+    from bench._seed import BENCH_GUILD_ID, BENCH_SERVER_NAME, TARGET_FACTS, ensure_server_facts
     from memory.exchanges import IncomingMessage, exchange_open
     from memory.models import Exchange, MemoryType
     from memory.services import memory_type_set

@@ -64,10 +64,15 @@ The soak needs the Classic context rate: with LOAD_PARTS without context it runs
 
     make bench   # runs every bench script, this one included
     LOREKEEPER_EMBEDDED_PG_OPTIONS="-c shared_buffers=2GB" DJANGO_SETTINGS_MODULE=config.settings.test \
-        .venv/bin/python -m config.embedded run --var var/bench -- .venv/bin/python bench/load.py
+        .venv/bin/python -m config.embedded run --var var/bench -- .venv/bin/python -m bench.load
 """
 
 from __future__ import annotations
+
+if __name__ == "__main__" and not __package__:  # `python bench/<name>.py`: again as `python -m bench.<name>`
+    import os, sys  # noqa: E401 - from the repo root, so bench/ is not on sys.path (bench/__init__.py)
+    os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    os.execv(sys.executable, [sys.executable, "-m", f"bench.{os.path.basename(__file__)[:-3]}", *sys.argv[1:]])
 
 import contextlib
 import json
@@ -86,8 +91,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from _harness import BASE_DIR, percentile, report_metric, setup_django
-from context import (
+from bench._harness import BASE_DIR, percentile, report_metric, setup_django
+from bench.context import (
     SERVERS,
     CpuMeter,
     _children,
@@ -619,9 +624,9 @@ def main() -> None:
         logging.getLogger(noisy).setLevel(logging.WARNING)
     from datetime import UTC, datetime
 
-    from _seed import ensure_server_facts
     from django.db import connection, transaction
 
+    from bench._seed import ensure_server_facts
     from memory.exchanges import IncomingMessage, exchange_open
     from memory.models import EmbeddingRound, FactEmbedding, MemoryType
     from memory.selectors import ai_settings_for_server
@@ -651,7 +656,7 @@ def main() -> None:
 
     def action_requests(_rate, count: int) -> list[tuple[str, bytes, dict]]:
         """One exchange per request, each opened for a member of its own (outside the timing)."""
-        from _seed import CHARACTERS, GAMES, NICKNAMES, PLATFORMS
+        from bench._seed import CHARACTERS, GAMES, NICKNAMES, PLATFORMS
 
         began = time.perf_counter()
         requests = []

@@ -10,6 +10,11 @@ Set BENCH_EXPLAIN=1 to print, on stderr, EXPLAIN ANALYZE of every query of one r
 
 from __future__ import annotations
 
+if __name__ == "__main__" and not __package__:  # `python bench/<name>.py`: again as `python -m bench.<name>`
+    import os, sys  # noqa: E401 - from the repo root, so bench/ is not on sys.path (bench/__init__.py)
+    os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    os.execv(sys.executable, [sys.executable, "-m", f"bench.{os.path.basename(__file__)[:-3]}", *sys.argv[1:]])
+
 import html
 import itertools
 import os
@@ -18,7 +23,7 @@ import sys
 import time
 from urllib.parse import urlencode
 
-from _harness import report_latency, setup_django, time_calls
+from bench._harness import report_latency, setup_django, time_calls
 
 RUNS = 50
 WARMUP = 5
@@ -61,7 +66,7 @@ def main() -> None:
     setup_django()
     from django.test import Client
 
-    from _seed import BENCH_GUILD_ID, ensure_bench_facts
+    from bench._seed import BENCH_GUILD_ID, ensure_bench_facts
 
     _, user = ensure_bench_facts()
     client = Client()

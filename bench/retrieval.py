@@ -17,10 +17,15 @@ which is how memory.semantic's WORDS_WEIGHT and RRF_K were chosen.
 
 from __future__ import annotations
 
+if __name__ == "__main__" and not __package__:  # `python bench/<name>.py`: again as `python -m bench.<name>`
+    import os, sys  # noqa: E401 - from the repo root, so bench/ is not on sys.path (bench/__init__.py)
+    os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    os.execv(sys.executable, [sys.executable, "-m", f"bench.{os.path.basename(__file__)[:-3]}", *sys.argv[1:]])
+
 import sys
 import time
 
-from _harness import setup_django
+from bench._harness import setup_django
 
 GUILD_ID = "900000000000000010"
 SERVER_NAME = "Bench Lantern Hollow"
@@ -29,9 +34,8 @@ TOP = 10
 
 
 def _server_with_vectors():
-    from _seed import bench_server_and_user
-    from retrieval_data import FACTS
-
+    from bench._seed import bench_server_and_user
+    from bench.retrieval_data import FACTS
     from memory.embeddings import LocalProvider
     from memory.models import Fact
     from memory.semantic import embed_facts_now
@@ -64,8 +68,7 @@ def _scores(rankings: list[list[int]], answers: list[set[int]]) -> tuple[float, 
 
 def main() -> None:
     setup_django()
-    from retrieval_data import QUESTIONS
-
+    from bench.retrieval_data import QUESTIONS
     from memory import semantic
     from memory.retrieval import search_word_ids
 

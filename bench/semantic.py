@@ -60,6 +60,11 @@ outside nearest_fact_ids' SET LOCALs, so read its vector plan from the dedicated
 
 from __future__ import annotations
 
+if __name__ == "__main__" and not __package__:  # `python bench/<name>.py`: again as `python -m bench.<name>`
+    import os, sys  # noqa: E401 - from the repo root, so bench/ is not on sys.path (bench/__init__.py)
+    os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    os.execv(sys.executable, [sys.executable, "-m", f"bench.{os.path.basename(__file__)[:-3]}", *sys.argv[1:]])
+
 import hashlib
 import itertools
 import json
@@ -74,7 +79,8 @@ import time
 from datetime import UTC, datetime
 
 import numpy as np
-from _harness import (
+
+from bench._harness import (
     BASE_DIR,
     build_server_indexes,
     percentile,
@@ -464,7 +470,7 @@ def _patch_provider(provider: SyntheticProvider):
 
 def main() -> None:
     setup_django()
-    from _seed import (
+    from bench._seed import (
         BENCH_GUILD_ID,
         BENCH_SERVER_NAME,
         TARGET_FACTS,
@@ -485,10 +491,10 @@ def main() -> None:
     if "--seed-only" in sys.argv:
         return
 
-    from context import CpuMeter, _context_bodies, _explain, _messages, _report, _timed
     from django.db import connection
     from django.test import Client
 
+    from bench.context import CpuMeter, _context_bodies, _explain, _messages, _report, _timed
     from memory import semantic
     from memory.embeddings import MIN_MESSAGE_CHARACTERS, LocalProvider
     from memory.models import EmbeddingRound, Exchange, MemoryType
