@@ -25,6 +25,9 @@ CPU time spent per request by this process, PostgreSQL and gunicorn (read from /
 wall time well above that CPU time means the request waited for a core, not for work.
 Set BENCH_EXPLAIN=1 to print, on stderr, EXPLAIN ANALYZE of every SELECT of one context request per
 server and of one search per distinct query on the million-fact server.
+
+`--smoke`: every part, gunicorn included, with one timed call each on bench._seed's 400-fact smoke server
+(figures named `<figure>.smoke`) and three messages.
 """
 
 from __future__ import annotations
@@ -45,7 +48,18 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench._harness import BASE_DIR, build_server_indexes, prewarm, report_latency, report_metric, setup_django, time_calls
+from bench._harness import (
+    BASE_DIR,
+    build_server_indexes,
+    call_plan,
+    prewarm,
+    report_latency,
+    report_metric,
+    run,
+    scaled,
+    setup_django,
+    time_calls,
+)
 
 RUNS = 200
 WARMUP = 5
@@ -229,7 +243,7 @@ class CpuMeter:
 def _timed(meter: CpuMeter, call) -> tuple[list[float], str]:
     meter.start()
     samples = time_calls(call, RUNS, warmup=WARMUP)
-    return samples, meter.stop(RUNS + WARMUP)
+    return samples, meter.stop(sum(call_plan(RUNS, WARMUP)))
 
 
 def _report(name: str, samples: list[float], cpu: str, target_ms: float | None = None) -> None:
@@ -378,7 +392,7 @@ def _time_http(servers, token: str, bodies: list[dict], meter: CpuMeter) -> None
             print(f"# gunicorn stopped (exit {process.returncode})", file=sys.stderr)
 
 
-def main() -> None:
+def main(*, smoke: bool) -> None:
     setup_django()
     import logging
 
@@ -387,7 +401,15 @@ def main() -> None:
     from django.db import connection
     from django.test import Client
 
-    from bench._seed import BENCH_GUILD_ID, BENCH_SERVER_NAME, TARGET_FACTS, ensure_server_facts
+    from bench._seed import (
+        BENCH_GUILD_ID,
+        BENCH_SERVER_NAME,
+        SMOKE_FACTS,
+        SMOKE_GUILD_ID,
+        SMOKE_SERVER_NAME,
+        TARGET_FACTS,
+        ensure_server_facts,
+    )
     from memory.exchanges import IncomingMessage, exchange_open
     from memory.models import Exchange, MemoryType
     from memory.services import memory_type_set
@@ -395,7 +417,8 @@ def main() -> None:
 
     started_at = time.perf_counter()
     servers = []
-    for label, guild_id, name, facts in SERVERS:
+    for label, guild_id, name, facts in (
+            [("smoke", SMOKE_GUILD_ID, SMOKE_SERVER_NAME, SMOKE_FACTS)] if smoke else SERVERS):
         if guild_id is None:
             guild_id, name, facts = BENCH_GUILD_ID, BENCH_SERVER_NAME, TARGET_FACTS
         seed_started = time.perf_counter()
@@ -408,7 +431,7 @@ def main() -> None:
     team = servers[0][1].team
     token, plaintext = bot_token_issue(team=team, name=f"bench context {time.strftime('%Y-%m-%d %H:%M:%S')}",
                                        created_by=user)
-    messages = _messages(RUNS + WARMUP)
+    messages = _messages(scaled(RUNS + WARMUP, 3))
     bodies = _context_bodies(messages)
     client = Client(HTTP_AUTHORIZATION=f"Bearer {plaintext}")
     run_started = time.time()
@@ -485,8 +508,9 @@ def main() -> None:
             _report(f"search.words.{label}", *_timed(meter, search_once),
                     SEARCH_TARGET_P95_MS if label == "1m" else None)
         worst = sorted(slowest.items(), key=lambda item: -item[1])[:8]
-        print("# slowest searches at 1m: " + ", ".join(f"{query!r} {ms:.0f} ms" for query, ms in worst),
-              file=sys.stderr)
+        if worst:  # none in smoke mode
+            print("# slowest searches at 1m: " + ", ".join(f"{query!r} {ms:.0f} ms" for query, ms in worst),
+                  file=sys.stderr)
     finally:
         for _, server in servers:
             memory_type_set(server=server, actor=user, memory_type=MemoryType.CLASSIC)
@@ -503,4 +527,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)
