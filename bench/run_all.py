@@ -1,14 +1,22 @@
 """Run every benchmark in SCRIPTS, one process each: `python -m bench.<name>` from the repository root.
 
-`make bench` runs this under the bench database. The working directory is the root and each script is
-run as a module of the bench package, so bench/ is never on sys.path and no script (bench/consolidation.py)
-can stand in for an app of the same name. Prints `# failed: <names>` and exits 1 when any script fails.
+    python -m bench.run_all           # every bench (`make bench` runs this under the bench database)
+    python -m bench.run_all --smoke   # every bench's set-up and one timed call, small servers (`make test`)
+
+The working directory is the root and each script runs as a module of the bench package, so bench/ is never
+on sys.path and no script (bench/consolidation.py) can stand in for an app of the same name. A script fails
+when it exits non-zero or prints no `bench:` line; with --smoke also when its main takes no `smoke` (it
+would run the full bench). Prints `# failed: <names>` and exits 1 when any script failed.
 """
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -17,17 +25,62 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 # tests/bench checks it, so a new bench cannot be left out.
 SCRIPTS = ("consolidation", "context", "home_and_auth", "load", "memory_page", "retrieval", "semantic")
 NOT_SCRIPTS = ("retrieval_data",)  # the data set bench.retrieval reads (`python -m bench.retrieval_data` checks it)
+SMOKE_TIMEOUT_S = 300  # a smoke takes seconds; one that hangs is killed and fails
 
 
-def run(name: str, args: list[str]) -> int:
+def supports_smoke(name: str) -> bool:
+    """Whether bench.<name>'s main takes `smoke` (importing a bench module touches no database)."""
+    from bench._harness import supports_smoke as main_supports_smoke
+
+    main = getattr(importlib.import_module(f"bench.{name}"), "main", None)
+    return main is not None and main_supports_smoke(main)
+
+
+def run(name: str, args: list[str], timeout_s: float | None = None) -> str:
+    """Run one script, its output passed through; '' when it succeeded, else why it failed."""
     print(f"# bench.{name}", flush=True)
-    return subprocess.run([sys.executable, "-m", f"bench.{name}", *args], cwd=BASE_DIR).returncode
+    began = time.perf_counter()
+    process = subprocess.Popen([sys.executable, "-m", f"bench.{name}", *args], cwd=BASE_DIR,
+                               stdout=subprocess.PIPE, text=True, bufsize=1)
+    watchdog = threading.Timer(timeout_s, process.kill) if timeout_s else None
+    if watchdog:
+        watchdog.start()
+    figures = 0
+    try:
+        for line in process.stdout:
+            sys.stdout.write(line)
+            sys.stdout.flush()
+            figures += line.startswith("bench: ")
+        status = process.wait()
+    finally:
+        if watchdog:
+            watchdog.cancel()
+    seconds = time.perf_counter() - began
+    print(f"# bench.{name}: exit {status}, {figures} figures in {seconds:.0f} s", flush=True)
+    if timeout_s and seconds >= timeout_s:
+        return f"killed after {timeout_s:g} s"
+    if status != 0:
+        return f"exit status {status}"
+    return "" if figures else "no bench: line"
 
 
 def main(argv: list[str]) -> int:
-    failed = [name for name in SCRIPTS if run(name, argv) != 0]
+    parser = argparse.ArgumentParser(prog="python -m bench.run_all", description=__doc__.split("\n")[0])
+    parser.add_argument("--smoke", action="store_true", help="each script's set-up and one timed call (make test)")
+    smoke = parser.parse_args(argv).smoke
+    began = time.perf_counter()
+    failed = {}
+    for name in SCRIPTS:
+        if smoke and not supports_smoke(name):
+            print(f"# bench.{name}: its main takes no `smoke`: not run", flush=True)
+            failed[name] = "no smoke mode"
+            continue
+        failed[name] = run(name, ["--smoke"], SMOKE_TIMEOUT_S) if smoke else run(name, [])
+    failed = {name: why for name, why in failed.items() if why}
+    print(f"# {len(SCRIPTS) - len(failed)} of {len(SCRIPTS)} scripts ran{' (smoke)' if smoke else ''} "
+          f"in {time.perf_counter() - began:.0f} s", flush=True)
     if failed:
-        print(f"# failed: {', '.join(failed)}", flush=True)
+        print(f"# failed: {', '.join(f'{name} ({why})' for name, why in failed.items())}", flush=True)
     return 1 if failed else 0
 
 
