@@ -41,12 +41,14 @@ test: $(VENV)/.test-installed chromium
 # The bench database holds a million facts: give PostgreSQL the buffers a server of that size would
 # have (2 GB of this machine's 24; allocated as used). Applies when `make bench` starts it.
 BENCH_PG_OPTIONS ?= -c shared_buffers=2GB
+# `make bench BENCH="context load"` runs those benches only (the names in bench/run_all.py); empty: all.
+BENCH ?=
 
 bench: $(VENV)/.test-installed
 	LOREKEEPER_EMBEDDED_PG_OPTIONS="$(BENCH_PG_OPTIONS)" DJANGO_SETTINGS_MODULE=config.settings.test \
-		$(BIN)/python -m config.embedded run --var var/bench -- $(BIN)/python -m bench.run_all
+		$(BIN)/python -m config.embedded run --var var/bench -- $(BIN)/python -m bench.run_all $(BENCH)
 
 # The smoke `make test` ends with, alone, on throw-away services (var/bench is not touched).
 bench-smoke: $(VENV)/.test-installed
 	DJANGO_SETTINGS_MODULE=config.settings.test $(BIN)/python -m config.embedded run \
-		--var "$$(mktemp -d /tmp/lorekeeper-smoke.XXXXXX)" --throwaway -- $(BIN)/python -m bench.run_all --smoke
+		--var "$$(mktemp -d /tmp/lorekeeper-smoke.XXXXXX)" --throwaway -- $(BIN)/python -m bench.run_all --smoke $(BENCH)

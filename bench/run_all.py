@@ -1,7 +1,8 @@
 """Run every benchmark in SCRIPTS, one process each: `python -m bench.<name>` from the repository root.
 
-    python -m bench.run_all           # every bench (`make bench` runs this under the bench database)
-    python -m bench.run_all --smoke   # every bench's set-up and one timed call, small servers (`make test`)
+    python -m bench.run_all                  # every bench (`make bench` runs this under the bench database)
+    python -m bench.run_all context load     # those two (`make bench BENCH="context load"`)
+    python -m bench.run_all --smoke          # every bench's set-up and one timed call, small servers (`make test`)
 
 The working directory is the root and each script runs as a module of the bench package, so bench/ is never
 on sys.path and no script (bench/consolidation.py) can stand in for an app of the same name. A script fails
@@ -67,17 +68,22 @@ def run(name: str, args: list[str], timeout_s: float | None = None) -> str:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.run_all", description=__doc__.split("\n")[0])
     parser.add_argument("--smoke", action="store_true", help="each script's set-up and one timed call (make test)")
-    smoke = parser.parse_args(argv).smoke
+    parser.add_argument("names", nargs="*", metavar="name", help=f"run only these, of: {', '.join(SCRIPTS)}")
+    options = parser.parse_args(argv)
+    unknown = sorted(set(options.names) - set(SCRIPTS))
+    if unknown:
+        parser.error(f"no bench named {', '.join(unknown)}; the benches: {', '.join(SCRIPTS)}")
+    smoke, names = options.smoke, [name for name in SCRIPTS if not options.names or name in options.names]
     began = time.perf_counter()
     failed = {}
-    for name in SCRIPTS:
+    for name in names:
         if smoke and not supports_smoke(name):
             print(f"# bench.{name}: its main takes no `smoke`: not run", flush=True)
             failed[name] = "no smoke mode"
             continue
         failed[name] = run(name, ["--smoke"], SMOKE_TIMEOUT_S) if smoke else run(name, [])
     failed = {name: why for name, why in failed.items() if why}
-    print(f"# {len(SCRIPTS) - len(failed)} of {len(SCRIPTS)} scripts ran{' (smoke)' if smoke else ''} "
+    print(f"# {len(names) - len(failed)} of {len(names)} scripts ran{' (smoke)' if smoke else ''} "
           f"in {time.perf_counter() - began:.0f} s", flush=True)
     if failed:
         print(f"# failed: {', '.join(f'{name} ({why})' for name, why in failed.items())}", flush=True)

@@ -72,3 +72,10 @@ def test_run_all_fails_a_script_that_prints_no_figure(monkeypatch, capsys):
     monkeypatch.setattr(run_all, "SCRIPTS", ("retrieval_data",))
     assert run_all.main([]) == 1
     assert "# failed: retrieval_data (no bench: line)" in capsys.readouterr().out
+
+
+def test_run_all_refuses_a_name_that_is_no_bench(capsys):
+    with pytest.raises(SystemExit) as stopped:
+        run_all.main(["contxt"])
+    assert stopped.value.code == 2
+    assert "no bench named contxt" in capsys.readouterr().err
