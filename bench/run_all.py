@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import subprocess
 import sys
 import threading
@@ -42,6 +43,7 @@ def run(name: str, args: list[str], timeout_s: float | None = None) -> str:
     print(f"# bench.{name}", flush=True)
     began = time.perf_counter()
     process = subprocess.Popen([sys.executable, "-m", f"bench.{name}", *args], cwd=BASE_DIR,
+                               env=dict(os.environ, PYTHONUNBUFFERED="1"),  # its lines as they come, as before
                                stdout=subprocess.PIPE, text=True, bufsize=1)
     watchdog = threading.Timer(timeout_s, process.kill) if timeout_s else None
     if watchdog:
