@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 export PORT
 
-.PHONY: run test bench chromium clean-var
+.PHONY: run test bench bench-smoke chromium clean-var
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,16 +28,29 @@ chromium:
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
-# The import contracts first (.importlinter: one import direction), then the suite.
+# The import contracts first (.importlinter: one import direction), then the suite, then, on the same
+# throw-away services, every bench's set-up and one timed call on small servers (`python -m bench.run_all --smoke`,
+# about 30 s), so a bench that cannot start fails CI. BENCH_SMOKE=0 skips the smoke.
+BENCH_SMOKE ?= 1
+
 test: $(VENV)/.test-installed chromium
 	$(BIN)/lint-imports
 	DJANGO_SETTINGS_MODULE=config.settings.test $(BIN)/python -m config.embedded run \
-		--var "$$(mktemp -d /tmp/lorekeeper-test.XXXXXX)" --throwaway -- $(BIN)/python -m pytest $(PYTEST_ARGS)
+		--var "$$(mktemp -d /tmp/lorekeeper-test.XXXXXX)" --throwaway -- \
+		sh -c '"$$0" -m pytest "$$@" && { [ "$(BENCH_SMOKE)" = 0 ] || "$$0" -m bench.run_all --smoke; }' \
+		$(BIN)/python $(PYTEST_ARGS)
 
 # The bench database holds a million facts: give PostgreSQL the buffers a server of that size would
 # have (2 GB of this machine's 24; allocated as used). Applies when `make bench` starts it.
 BENCH_PG_OPTIONS ?= -c shared_buffers=2GB
+# `make bench BENCH="context load"` runs those benches only (the names in bench/run_all.py); empty: all.
+BENCH ?=
 
 bench: $(VENV)/.test-installed
 	LOREKEEPER_EMBEDDED_PG_OPTIONS="$(BENCH_PG_OPTIONS)" DJANGO_SETTINGS_MODULE=config.settings.test \
-		$(BIN)/python -m config.embedded run --var var/bench -- $(BIN)/python bench/run_all.py
+		$(BIN)/python -m config.embedded run --var var/bench -- $(BIN)/python -m bench.run_all $(BENCH)
+
+# The smoke `make test` ends with, alone, on throw-away services (var/bench is not touched).
+bench-smoke: $(VENV)/.test-installed
+	DJANGO_SETTINGS_MODULE=config.settings.test $(BIN)/python -m config.embedded run \
+		--var "$$(mktemp -d /tmp/lorekeeper-smoke.XXXXXX)" --throwaway -- $(BIN)/python -m bench.run_all --smoke $(BENCH)

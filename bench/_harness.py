@@ -2,10 +2,17 @@
 
 Every figure is printed as `bench: <name> p50_ms=<x> p95_ms=<y> n=<runs>` (latency) or
 `bench: <name> <metric>=<value>` (rates, recall), so runs can be compared line by line.
+
+Every script ends with `run(main)`: `python -m bench.<name> --smoke` runs its set-up and one timed call on
+small servers of its own (seconds; `make test` runs them all, `python -m bench.run_all --smoke`), prints its
+`bench:` lines as usual (the sizes in their names read `smoke`) and exits non-zero on any error. Smoke
+figures are not measurements; they show the bench can start and run its calls.
 """
 
 from __future__ import annotations
 
+import argparse
+import inspect
 import os
 import statistics
 import sys
@@ -14,6 +21,38 @@ from collections.abc import Callable
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+SMOKE = False  # set by run() for --smoke: time_calls makes one call, scaled() answers its smoke value
+
+
+def scaled(full: int, smoke: int = 1) -> int:
+    """`full`, or `smoke` in smoke mode: how many messages, queries or facts a script uses."""
+    return smoke if SMOKE else full
+
+
+def call_plan(runs: int, warmup: int) -> tuple[int, int]:
+    """(timed calls, warm-up calls) time_calls makes: (runs, warmup), or one call and no warm-up in smoke mode."""
+    return (1, 0) if SMOKE else (runs, warmup)
+
+
+def supports_smoke(main: Callable) -> bool:
+    """Whether a script's main takes `smoke` (bench.run_all checks every script before a smoke run)."""
+    return "smoke" in inspect.signature(main).parameters
+
+
+def run(main: Callable, **flags: str) -> None:
+    """The command line of a bench script: `--smoke`, and `flags` (name: help) of its own, each passed to
+    main as a keyword (`seed_only=True` for `--seed-only`). An error ends the process with a traceback and
+    exit status 1, smoke or not."""
+    global SMOKE
+    parser = argparse.ArgumentParser(prog=f"python -m bench.{Path(sys.argv[0]).stem}",
+                                     description=(sys.modules["__main__"].__doc__ or "").split("\n")[0])
+    parser.add_argument("--smoke", action="store_true",
+                        help="set-up and one timed call on small servers of its own (seconds), for make test")
+    for name, help_text in flags.items():
+        parser.add_argument(f"--{name.replace('_', '-')}", action="store_true", help=help_text)
+    options = vars(parser.parse_args())
+    SMOKE = options["smoke"]
+    main(**options)
 
 
 def setup_django() -> None:
@@ -40,6 +79,7 @@ def percentile(samples_ms: list[float], fraction: float) -> float:
 
 
 def time_calls(call: Callable[[], object], runs: int, warmup: int = 5) -> list[float]:
+    runs, warmup = call_plan(runs, warmup)
     for _ in range(warmup):
         call()
     samples = []

@@ -33,6 +33,9 @@ TARGET_FACTS = 1_000_000
 CHUNK = 50_000
 MEMBER_POOL = 25_000
 SEED = 20261130
+# The small server of the benches' smoke mode (`--smoke`, make test), a guild of its own: a smoke run never
+# grows or changes the bench servers, wherever it runs. Enough facts for five pages of the memory list.
+SMOKE_GUILD_ID, SMOKE_SERVER_NAME, SMOKE_FACTS = "900000000000000090", "Bench Smoke", 400
 
 # Word lists, most common first: the weight of rank r is 1 / (r + 1) ** ZIPF_S.
 ZIPF_S = 1.1

@@ -11,14 +11,22 @@ Figures:
   (read the facts, block, classify, write the proposals; no consolidation model on bench servers);
 - consolidation.find_pairs.100k: consolidation.pairs.find_pairs alone over the facts the round reads
   (consolidation.selectors.pairing_facts, timed apart and given as a `#` line).
+
+`--smoke`: the same on bench._seed's 400-fact smoke server, `consolidation.round.smoke` and
+`consolidation.find_pairs.smoke`.
 """
 
 from __future__ import annotations
 
+if __name__ == "__main__" and not __package__:  # `python bench/<name>.py`: again as `python -m bench.<name>`
+    import os, sys  # noqa: E401 - from the repo root, so bench/ is not on sys.path (bench/__init__.py)
+    os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    os.execv(sys.executable, [sys.executable, "-m", f"bench.{os.path.basename(__file__)[:-3]}", *sys.argv[1:]])
+
 import sys
 import time
 
-from _harness import report_metric, setup_django
+from bench._harness import report_metric, run, setup_django
 
 GUILD_ID, SERVER_NAME, FACTS = "900000000000000002", "Bench Town", 100_000  # bench/context.py's 100k server
 ROUND_TARGET_S = 120.0
@@ -35,11 +43,11 @@ def _delete_consolidation_rows(server) -> int:
     return deleted
 
 
-def main() -> None:
+def main(*, smoke: bool) -> None:
     setup_django()
     from django.db import connection
 
-    from _seed import ensure_server_facts
+    from bench._seed import SMOKE_FACTS, SMOKE_GUILD_ID, SMOKE_SERVER_NAME, ensure_server_facts
     from consolidation.models import ConsolidationRound, RoundStatus, RoundTrigger
     from consolidation.pairs import find_pairs
     from consolidation.rounds import round_run
@@ -47,9 +55,11 @@ def main() -> None:
     from memory.models import MemoryType
     from memory.configuration.services import memory_type_set
 
+    label, guild_id, name, target = ("smoke", SMOKE_GUILD_ID, SMOKE_SERVER_NAME, SMOKE_FACTS) if smoke else (
+        "100k", GUILD_ID, SERVER_NAME, FACTS)
     started_at = time.perf_counter()
-    server, user = ensure_server_facts(GUILD_ID, SERVER_NAME, FACTS)
-    print(f"# server 100k: guild {GUILD_ID}, ready in {time.perf_counter() - started_at:.1f} s",
+    server, user = ensure_server_facts(guild_id, name, target)
+    print(f"# server {label}: guild {guild_id}, ready in {time.perf_counter() - started_at:.1f} s",
           file=sys.stderr, flush=True)
     earlier = _delete_consolidation_rows(server)
     if earlier:
@@ -64,8 +74,8 @@ def main() -> None:
         seconds = time.perf_counter() - begun
         assert finished is not None and finished.status == RoundStatus.FINISHED, (
             finished and (finished.status, finished.refusal, finished.error))
-        report_metric("consolidation.round.100k", "seconds", round(seconds, 2))
-        print(f"# consolidation.round.100k target_seconds={ROUND_TARGET_S:g} "
+        report_metric(f"consolidation.round.{label}", "seconds", round(seconds, 2))
+        print(f"# consolidation.round.{label} target_seconds={ROUND_TARGET_S:g} "
               f"{'met' if seconds < ROUND_TARGET_S else 'MISSED'}; round.duration_ms={finished.duration_ms}")
         print(f"# facts considered {finished.facts_considered}; candidate pairs (duplicates and contradictions "
               f"found, before the cap of proposals per round) {finished.candidate_pairs}")
@@ -80,7 +90,7 @@ def main() -> None:
         pairs = find_pairs(facts)
         pairs_seconds = time.perf_counter() - begun
         assert len(pairs) == finished.candidate_pairs, (len(pairs), finished.candidate_pairs)  # the round's own code
-        report_metric("consolidation.find_pairs.100k", "seconds", round(pairs_seconds, 2))
+        report_metric(f"consolidation.find_pairs.{label}", "seconds", round(pairs_seconds, 2))
         duplicates = sum(pair.kind == "duplicate" for pair in pairs)
         print(f"# find_pairs over {len(facts)} facts (read by pairing_facts in {read_seconds:.2f} s): "
               f"{len(pairs)} pairs, {duplicates} duplicates, {len(pairs) - duplicates} contradictions",
@@ -94,4 +104,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

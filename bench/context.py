@@ -25,9 +25,17 @@ CPU time spent per request by this process, PostgreSQL and gunicorn (read from /
 wall time well above that CPU time means the request waited for a core, not for work.
 Set BENCH_EXPLAIN=1 to print, on stderr, EXPLAIN ANALYZE of every SELECT of one context request per
 server and of one search per distinct query on the million-fact server.
+
+`--smoke`: every part, gunicorn included, with one timed call each on bench._seed's 400-fact smoke server
+(figures named `<figure>.smoke`) and three messages.
 """
 
 from __future__ import annotations
+
+if __name__ == "__main__" and not __package__:  # `python bench/<name>.py`: again as `python -m bench.<name>`
+    import os, sys  # noqa: E401 - from the repo root, so bench/ is not on sys.path (bench/__init__.py)
+    os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    os.execv(sys.executable, [sys.executable, "-m", f"bench.{os.path.basename(__file__)[:-3]}", *sys.argv[1:]])
 
 import itertools
 import json
@@ -40,7 +48,19 @@ import tempfile
 import time
 from pathlib import Path
 
-from _harness import BASE_DIR, build_server_indexes, prewarm, report_latency, report_metric, setup_django, time_calls
+from bench import _harness
+from bench._harness import (
+    BASE_DIR,
+    build_server_indexes,
+    call_plan,
+    prewarm,
+    report_latency,
+    report_metric,
+    run,
+    scaled,
+    setup_django,
+    time_calls,
+)
 
 RUNS = 200
 WARMUP = 5
@@ -84,7 +104,7 @@ TOPICS = ["spoilers", "spam", "memes", "voice", "cheating", "politics", "pings",
 
 def _messages(count: int) -> list[str]:
     """`count` messages from one seeded generator, so every run asks the same things in the same order."""
-    from _seed import CHANNELS, DAYS, EVENTS, GAMES, NICKNAMES, PETS, ROLES, _cumulative
+    from bench._seed import CHANNELS, DAYS, EVENTS, GAMES, NICKNAMES, PETS, ROLES, _cumulative
 
     rng = random.Random(20261201)
     lists = {"game": GAMES, "event": EVENTS, "nick": NICKNAMES, "day": DAYS, "topic": TOPICS, "role": ROLES,
@@ -224,11 +244,11 @@ class CpuMeter:
 def _timed(meter: CpuMeter, call) -> tuple[list[float], str]:
     meter.start()
     samples = time_calls(call, RUNS, warmup=WARMUP)
-    return samples, meter.stop(RUNS + WARMUP)
+    return samples, meter.stop(sum(call_plan(RUNS, WARMUP)))
 
 
 def _report(name: str, samples: list[float], cpu: str, target_ms: float | None = None) -> None:
-    from _harness import percentile
+    from bench._harness import percentile
 
     report_latency(name, samples)
     verdict = ""
@@ -310,6 +330,8 @@ def _gunicorn_env() -> dict[str, str]:
         DJANGO_SECURE_SSL_REDIRECT="0",
         LOREKEEPER_API_REQUESTS_PER_MINUTE="0",  # the bench measures the service, not the per-token limit
     )
+    if _harness.SMOKE:  # one worker boots in half the time of config/gunicorn.conf.py's four on 2 cores
+        env.setdefault("GUNICORN_WORKERS", "1")
     return env
 
 
@@ -373,7 +395,7 @@ def _time_http(servers, token: str, bodies: list[dict], meter: CpuMeter) -> None
             print(f"# gunicorn stopped (exit {process.returncode})", file=sys.stderr)
 
 
-def main() -> None:
+def main(*, smoke: bool) -> None:
     setup_django()
     import logging
 
@@ -382,7 +404,15 @@ def main() -> None:
     from django.db import connection
     from django.test import Client
 
-    from _seed import BENCH_GUILD_ID, BENCH_SERVER_NAME, TARGET_FACTS, ensure_server_facts
+    from bench._seed import (
+        BENCH_GUILD_ID,
+        BENCH_SERVER_NAME,
+        SMOKE_FACTS,
+        SMOKE_GUILD_ID,
+        SMOKE_SERVER_NAME,
+        TARGET_FACTS,
+        ensure_server_facts,
+    )
     from memory.bot.exchanges import IncomingMessage, exchange_open
     from memory.models import Exchange, MemoryType
     from memory.configuration.services import memory_type_set
@@ -390,7 +420,8 @@ def main() -> None:
 
     started_at = time.perf_counter()
     servers = []
-    for label, guild_id, name, facts in SERVERS:
+    for label, guild_id, name, facts in (
+            [("smoke", SMOKE_GUILD_ID, SMOKE_SERVER_NAME, SMOKE_FACTS)] if smoke else SERVERS):
         if guild_id is None:
             guild_id, name, facts = BENCH_GUILD_ID, BENCH_SERVER_NAME, TARGET_FACTS
         seed_started = time.perf_counter()
@@ -403,7 +434,7 @@ def main() -> None:
     team = servers[0][1].team
     token, plaintext = bot_token_issue(team=team, name=f"bench context {time.strftime('%Y-%m-%d %H:%M:%S')}",
                                        created_by=user)
-    messages = _messages(RUNS + WARMUP)
+    messages = _messages(scaled(RUNS + WARMUP, 3))
     bodies = _context_bodies(messages)
     client = Client(HTTP_AUTHORIZATION=f"Bearer {plaintext}")
     run_started = time.time()
@@ -480,8 +511,9 @@ def main() -> None:
             _report(f"search.words.{label}", *_timed(meter, search_once),
                     SEARCH_TARGET_P95_MS if label == "1m" else None)
         worst = sorted(slowest.items(), key=lambda item: -item[1])[:8]
-        print("# slowest searches at 1m: " + ", ".join(f"{query!r} {ms:.0f} ms" for query, ms in worst),
-              file=sys.stderr)
+        if worst:  # none in smoke mode
+            print("# slowest searches at 1m: " + ", ".join(f"{query!r} {ms:.0f} ms" for query, ms in worst),
+                  file=sys.stderr)
     finally:
         for _, server in servers:
             memory_type_set(server=server, actor=user, memory_type=MemoryType.CLASSIC)
@@ -498,4 +530,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -1,16 +1,22 @@
 """Time the home page of a logged-in viewer and a bot-token-authenticated API call.
 
 Uses the demo data (about 200 facts on Retro Arcade) through Django's test client, in process.
+`--smoke`: the same, one timed call each (the demo is small already).
 """
 
 from __future__ import annotations
 
-from _harness import report_latency, setup_django, time_calls
+if __name__ == "__main__" and not __package__:  # `python bench/<name>.py`: again as `python -m bench.<name>`
+    import os, sys  # noqa: E401 - from the repo root, so bench/ is not on sys.path (bench/__init__.py)
+    os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    os.execv(sys.executable, [sys.executable, "-m", f"bench.{os.path.basename(__file__)[:-3]}", *sys.argv[1:]])
+
+from bench._harness import report_latency, run, setup_django, time_calls
 
 RUNS = 200
 
 
-def main() -> None:
+def main(*, smoke: bool) -> None:  # smoke: time_calls makes one call
     setup_django()
     from django.conf import settings
     from django.contrib.auth import get_user_model
@@ -38,4 +44,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

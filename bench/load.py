@@ -62,12 +62,21 @@ LOAD_SEMANTIC_RATES (the rising lists, e.g. "150,200,250" to start near the limi
 The soak needs the Classic context rate: with LOAD_PARTS without context it runs at LOAD_SOAK_RPS
 (default 50).
 
+`--smoke` runs every part once, whatever the LOAD_* variables say, on a 30-fact server of its own (guild
+900000000000000092): one step per series (10 requests of Classic context and of actions at 20/s, 5 of
+Semantic at 10/s), a 1 s soak, 2 connections, 2 probes; any request that fails fails the run. About 15 s.
+
     make bench   # runs every bench script, this one included
     LOREKEEPER_EMBEDDED_PG_OPTIONS="-c shared_buffers=2GB" DJANGO_SETTINGS_MODULE=config.settings.test \
-        .venv/bin/python -m config.embedded run --var var/bench -- .venv/bin/python bench/load.py
+        .venv/bin/python -m config.embedded run --var var/bench -- .venv/bin/python -m bench.load
 """
 
 from __future__ import annotations
+
+if __name__ == "__main__" and not __package__:  # `python bench/<name>.py`: again as `python -m bench.<name>`
+    import os, sys  # noqa: E401 - from the repo root, so bench/ is not on sys.path (bench/__init__.py)
+    os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    os.execv(sys.executable, [sys.executable, "-m", f"bench.{os.path.basename(__file__)[:-3]}", *sys.argv[1:]])
 
 import contextlib
 import json
@@ -86,8 +95,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from _harness import BASE_DIR, percentile, report_metric, setup_django
-from context import (
+from bench._harness import BASE_DIR, percentile, report_metric, run, setup_django
+from bench.context import (
     SERVERS,
     CpuMeter,
     _children,
@@ -128,8 +137,20 @@ DRAIN_S = 10.0  # a request not sent this long after its step ended is dropped (
 PAUSE_BETWEEN_STEPS_S = 2.0
 RSS_SAMPLE_S = 10.0
 WAIT_SAMPLE_S = 0.25
+PROBES = 8  # meaning probes under Semantic, before the first step and after each
+SMOKE = False  # --smoke: _smoke_settings()
 GUILD_ID, SERVER_NAME, SERVER_FACTS = next((guild, name, facts) for label, guild, name, facts in SERVERS
                                            if label == "1k")
+
+
+def _smoke_settings() -> None:
+    """--smoke (see the module's docstring): every part once, small and short, errors fatal."""
+    global SMOKE, STEP_SECONDS, SOAK_SECONDS, CONNECTIONS, MAX_STEPS, PARTS, CLASSIC_RATES, SEMANTIC_RATES
+    global PAUSE_BETWEEN_STEPS_S, PROBES, GUILD_ID, SERVER_NAME, SERVER_FACTS
+    SMOKE, PARTS = True, {"context", "actions", "soak", "semantic"}
+    STEP_SECONDS, SOAK_SECONDS, CONNECTIONS, MAX_STEPS, PAUSE_BETWEEN_STEPS_S, PROBES = 0.5, 1.0, 2, 1, 0.0, 2
+    CLASSIC_RATES, SEMANTIC_RATES = [20.0], [10.0]
+    GUILD_ID, SERVER_NAME, SERVER_FACTS = "900000000000000092", "Bench Smoke Hamlet", 30
 
 
 def _log(message: str) -> None:
@@ -228,8 +249,13 @@ class Generator:
             step.results.append((scheduled, time.perf_counter(), status))
 
     def close(self) -> None:
+        """Stop the threads, each closing its connection, and wait for them (bounded). Before gunicorn stops:
+        an open keep-alive connection holds its graceful stop about 3 s."""
         for _ in self.threads:
             self.queue.put(None)
+        deadline = time.perf_counter() + HTTP_TIMEOUT_S
+        for thread in self.threads:
+            thread.join(timeout=max(0.0, deadline - time.perf_counter()))
 
 
 @dataclass
@@ -511,6 +537,8 @@ def rising(name: str, generator: Generator, meter: GroupMeter, rates: list[float
         if outcome.too_many:
             print(f"# {name}: {outcome.too_many} answers were 429 (rate limited)", flush=True)
         refused = check() if check is not None else ""
+        if SMOKE and (outcome.errors or refused):
+            raise RuntimeError(f"smoke: {name} rate={rate:g}: {outcome.errors} errors {outcome.error_kinds} {refused}")
         if refused:
             print(f"# {name} rate={rate:g} does not count: {refused}", flush=True)
             break
@@ -564,6 +592,8 @@ def soak(generator: Generator, meter: GroupMeter, master: int, rate: float, requ
     report_metric("load.soak.classic", "rss_growth_mb", round(growth, 1))
     print(f"bench: load.soak.classic p50_ms={outcome.p50:.2f} p95_ms={outcome.p95:.2f} n={outcome.sent}", flush=True)
     report_metric("load.soak.classic", "errors", outcome.errors)
+    if SMOKE and outcome.errors:
+        raise RuntimeError(f"smoke: load.soak.classic: {outcome.errors} errors {outcome.error_kinds}")
 
 
 @contextlib.contextmanager
@@ -593,6 +623,8 @@ def gunicorn_serving(extra_env: dict[str, str] | None = None):
                  + ("; the first: " + " | ".join(problems[:3]) if problems else ""))
             if problems:
                 print(f"# gunicorn logged {len(problems)} errors or warnings, first: {problems[0][:300]}", flush=True)
+                if SMOKE:
+                    raise RuntimeError(f"smoke: gunicorn logged {len(problems)} errors or warnings")
 
 
 def _tokens_needed(max_rate: float) -> tuple[int, int]:
@@ -606,7 +638,10 @@ def _tokens_needed(max_rate: float) -> tuple[int, int]:
     return limit, max(1, math.ceil(max_rate * 60 / (limit * 0.8)))
 
 
-def main() -> None:
+def main(*, smoke: bool) -> None:
+    if smoke:
+        _smoke_settings()
+
     def stop_on_term(signum, frame):  # SIGTERM: clean up as on Ctrl-C
         raise KeyboardInterrupt
 
@@ -619,9 +654,9 @@ def main() -> None:
         logging.getLogger(noisy).setLevel(logging.WARNING)
     from datetime import UTC, datetime
 
-    from _seed import ensure_server_facts
     from django.db import connection, transaction
 
+    from bench._seed import ensure_server_facts
     from memory.bot.exchanges import IncomingMessage, exchange_open
     from memory.models import EmbeddingRound, FactEmbedding, MemoryType
     from memory.configuration.selectors import ai_settings_for_server
@@ -652,7 +687,7 @@ def main() -> None:
 
     def action_requests(_rate, count: int) -> list[tuple[str, bytes, dict]]:
         """One exchange per request, each opened for a member of its own (outside the timing)."""
-        from _seed import CHARACTERS, GAMES, NICKNAMES, PLATFORMS
+        from bench._seed import CHARACTERS, GAMES, NICKNAMES, PLATFORMS
 
         began = time.perf_counter()
         requests = []
@@ -701,9 +736,9 @@ def main() -> None:
     switched_at = None
     try:
         memory_type_set(server=server, actor=user, memory_type=MemoryType.CLASSIC)
-        with gunicorn_serving(GUNICORN_EXTRA_ENV) as (process, base_url):
+        with gunicorn_serving(GUNICORN_EXTRA_ENV) as (process, base_url), \
+                contextlib.closing(Generator(base_url, CONNECTIONS)) as generator:  # closed before gunicorn stops
             meter.gunicorn = process.pid
-            generator = Generator(base_url, CONNECTIONS)
             classic_rate = 0.0
             if "context" in PARTS:
                 classic_rate = rising("load.context.classic", generator, meter, CLASSIC_RATES, context_requests)
@@ -714,6 +749,8 @@ def main() -> None:
                 vacuum_churned("the actions")
             if "soak" in PARTS and SOAK_SECONDS > 0:
                 rate = classic_rate / 2 if "context" in PARTS else SOAK_RPS_WITHOUT_CONTEXT
+                if SMOKE and rate <= 0:  # the step did not hold on a busy machine: soak all the same
+                    rate = CLASSIC_RATES[0] / 2
                 if rate <= 0:
                     print("# load.soak.classic skipped: no Classic context rate was held", flush=True)
                 else:
@@ -737,7 +774,7 @@ def main() -> None:
                 warm(generator, context_requests(None, 2 * CONNECTIONS))  # loads the model in the workers
 
                 def meaning_check() -> str:
-                    answers = probe_meaning(base_url, context_path, headers[0], bodies)
+                    answers = probe_meaning(base_url, context_path, headers[0], bodies, PROBES)
                     print("# load.context.semantic probe, the one search's mode as gunicorn answers it: "
                           + ", ".join(f"{answer} x{count}" for answer, count in answers.items()), flush=True)
                     words = sum(count for answer, count in answers.items() if answer != "hybrid")
@@ -747,6 +784,8 @@ def main() -> None:
                 if refused:
                     print(f"# load.context.semantic skipped: meaning cannot be used ({refused})", flush=True)
                     report_metric("load.context.semantic", "rps", 0)
+                    if SMOKE:
+                        raise RuntimeError(f"smoke: meaning cannot be used under Semantic ({refused})")
                 else:
                     rising("load.context.semantic", generator, meter, SEMANTIC_RATES, context_requests,
                            check=meaning_check)
@@ -757,7 +796,7 @@ def main() -> None:
         if generator is not None:
             generator.close()
         cleanup_began = time.perf_counter()
-        done = []
+        done, failed = [], []
 
         def step(label: str, action) -> None:
             """Each clean-up step on its own: one that fails is reported and the others still run."""
@@ -765,6 +804,7 @@ def main() -> None:
                 done.append(f"{label} {action()}")
             except Exception as error:  # noqa: BLE001 - report, go on with the rest
                 _log(f"cleanup: {label} failed: {error.__class__.__name__}: {error}")
+                failed.append(label)
                 connection.close()
 
         def delete_rounds_and_vectors() -> str:
@@ -792,7 +832,9 @@ def main() -> None:
         connection.close()
         _log(f"cleanup in {time.perf_counter() - cleanup_began:.1f} s: " + "; ".join(done))
         print(f"# load done in {time.perf_counter() - started_at:.0f} s", flush=True)
+        if SMOKE and failed:
+            raise RuntimeError(f"smoke: clean-up failed: {', '.join(failed)}")
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -6,9 +6,15 @@ process, logged in as the server's configure user, with the headers HTMX sends w
 list, so the fragment the browser waits for is what is timed.
 
 Set BENCH_EXPLAIN=1 to print, on stderr, EXPLAIN ANALYZE of every query of one request of each kind.
+`--smoke`: the same on bench._seed's 400-fact smoke server (five pages of 50), one timed call each.
 """
 
 from __future__ import annotations
+
+if __name__ == "__main__" and not __package__:  # `python bench/<name>.py`: again as `python -m bench.<name>`
+    import os, sys  # noqa: E401 - from the repo root, so bench/ is not on sys.path (bench/__init__.py)
+    os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    os.execv(sys.executable, [sys.executable, "-m", f"bench.{os.path.basename(__file__)[:-3]}", *sys.argv[1:]])
 
 import html
 import itertools
@@ -18,7 +24,7 @@ import sys
 import time
 from urllib.parse import urlencode
 
-from _harness import report_latency, setup_django, time_calls
+from bench._harness import report_latency, run, setup_django, time_calls
 
 RUNS = 50
 WARMUP = 5
@@ -57,17 +63,25 @@ def _explain(client, url: str) -> None:
             print(f"## {query['time']}s {sql}\n{plan}\n", file=sys.stderr)
 
 
-def main() -> None:
+def main(*, smoke: bool) -> None:
     setup_django()
     from django.test import Client
 
-    from _seed import BENCH_GUILD_ID, ensure_bench_facts
+    from bench._seed import (
+        BENCH_GUILD_ID,
+        SMOKE_FACTS,
+        SMOKE_GUILD_ID,
+        SMOKE_SERVER_NAME,
+        ensure_bench_facts,
+        ensure_server_facts,
+    )
 
-    _, user = ensure_bench_facts()
+    guild_id = SMOKE_GUILD_ID if smoke else BENCH_GUILD_ID
+    _, user = ensure_server_facts(SMOKE_GUILD_ID, SMOKE_SERVER_NAME, SMOKE_FACTS) if smoke else ensure_bench_facts()
     client = Client()
     client.force_login(user)
 
-    list_url = "/memory/?" + urlencode({"server": BENCH_GUILD_ID})
+    list_url = "/memory/?" + urlencode({"server": guild_id})
     first = client.get(list_url, **HTMX_HEADERS)
     assert first.status_code == 200 and b'id="fact-list"' in first.content, first.status_code
     assert b"<html" not in first.content.lower(), "the HTMX request got the whole page"
@@ -78,7 +92,7 @@ def main() -> None:
     assert client.get(page5_url, **HTMX_HEADERS).status_code == 200
 
     search_urls = [
-        "/memory/?" + urlencode({"server": BENCH_GUILD_ID, "q": query}) for query in SEARCH_QUERIES
+        "/memory/?" + urlencode({"server": guild_id, "q": query}) for query in SEARCH_QUERIES
     ]
     if os.environ.get("BENCH_EXPLAIN"):
         for url in [list_url, page5_url, *search_urls]:
@@ -100,7 +114,7 @@ def main() -> None:
     def search_once() -> None:
         query = next(queries)
         started = time.perf_counter()
-        client.get("/memory/?" + urlencode({"server": BENCH_GUILD_ID, "q": query}), **HTMX_HEADERS)
+        client.get("/memory/?" + urlencode({"server": guild_id, "q": query}), **HTMX_HEADERS)
         slowest[query] = max(slowest.get(query, 0.0), (time.perf_counter() - started) * 1000)
 
     report_latency("memory_page.search", time_calls(search_once, RUNS, warmup=WARMUP))
@@ -109,4 +123,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -13,33 +13,42 @@ time). For every question:
 Figures: `bench: retrieval.<mode> recall5=<x> mrr=<y>` (recall@5: an answer among the first five;
 MRR over the first ten). A `#` table follows with the fusion settings tried (words weight × RRF k),
 which is how memory.retrieval.fusion's WORDS_WEIGHT and RRF_K were chosen.
+
+`--smoke`: the first SMOKE_QUESTIONS questions, on a server of their own holding their answers and the first
+SMOKE_FACTS facts (embedded in about a second); the figures keep their names.
 """
 
 from __future__ import annotations
 
+if __name__ == "__main__" and not __package__:  # `python bench/<name>.py`: again as `python -m bench.<name>`
+    import os, sys  # noqa: E401 - from the repo root, so bench/ is not on sys.path (bench/__init__.py)
+    os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    os.execv(sys.executable, [sys.executable, "-m", f"bench.{os.path.basename(__file__)[:-3]}", *sys.argv[1:]])
+
 import sys
 import time
 
-from _harness import setup_django
+from bench._harness import run, setup_django
 
 GUILD_ID = "900000000000000010"
 SERVER_NAME = "Bench Lantern Hollow"
+SMOKE_GUILD_ID, SMOKE_SERVER_NAME = "900000000000000091", "Bench Smoke Lantern Hollow"
+SMOKE_QUESTIONS, SMOKE_FACTS = 3, 20
 DEPTH = 30
 TOP = 10
 
 
-def _server_with_vectors():
-    from _seed import bench_server_and_user
-    from retrieval_data import FACTS
-
+def _server_with_vectors(guild_id: str, name: str, facts: list[tuple[str, str]]):
+    """(server, provider, the ids of `facts` in their order), the facts created and embedded where missing."""
+    from bench._seed import bench_server_and_user
     from memory.clients.embeddings import LocalProvider
     from memory.models import Fact
     from memory.indexing.vectors import embed_facts_now
     from memory.facts.services import FactAuthor, fact_create
 
-    server, user = bench_server_and_user(GUILD_ID, SERVER_NAME)
+    server, user = bench_server_and_user(guild_id, name)
     by_key = {fact.key: fact for fact in Fact.objects.filter(server=server, retracted_at__isnull=True)}
-    for key, content in FACTS:
+    for key, content in facts:
         if key not in by_key:
             by_key[key] = fact_create(server=server, author=FactAuthor.staff(user), key=key, content=content)
     provider = LocalProvider()
@@ -47,7 +56,7 @@ def _server_with_vectors():
     outcome = embed_facts_now(server, [fact.pk for fact in by_key.values()], provider)
     print(f"# {len(by_key)} facts; embedded {outcome.embedded} now ({outcome.unchanged} had vectors) in "
           f"{time.perf_counter() - started:.1f} s", file=sys.stderr)
-    return server, provider, [by_key[key].pk for key, _ in FACTS]
+    return server, provider, [by_key[key].pk for key, _ in facts]
 
 
 def _scores(rankings: list[list[int]], answers: list[set[int]]) -> tuple[float, float]:
@@ -62,25 +71,33 @@ def _scores(rankings: list[list[int]], answers: list[set[int]]) -> tuple[float, 
     return recall / len(answers), reciprocal / len(answers)
 
 
-def main() -> None:
+def main(*, smoke: bool) -> None:
     setup_django()
-    from retrieval_data import QUESTIONS
-
+    from bench.retrieval_data import FACTS, QUESTIONS
     from memory.retrieval import fusion
     from memory.retrieval.meaning import nearest_fact_ids
     from memory.retrieval.words import search_word_ids
 
-    server, provider, fact_ids = _server_with_vectors()
-    answers = [{fact_ids[index] for index in indexes} for _, indexes in QUESTIONS]
+    facts, questions, guild_id, name = FACTS, QUESTIONS, GUILD_ID, SERVER_NAME
+    if smoke:  # a few questions, their answers among the first facts, renumbered
+        kept = sorted(set(range(SMOKE_FACTS)) | {index for _, indexes in QUESTIONS[:SMOKE_QUESTIONS]
+                                                  for index in indexes})
+        position = {index: new for new, index in enumerate(kept)}
+        facts = [FACTS[index] for index in kept]
+        questions = [(question, [position[index] for index in indexes])
+                     for question, indexes in QUESTIONS[:SMOKE_QUESTIONS]]
+        guild_id, name = SMOKE_GUILD_ID, SMOKE_SERVER_NAME
+    server, provider, fact_ids = _server_with_vectors(guild_id, name, facts)
+    answers = [{fact_ids[index] for index in indexes} for _, indexes in questions]
     words, meaning = [], []
-    for question, _ in QUESTIONS:
+    for question, _ in questions:
         words.append(search_word_ids(server.pk, question, DEPTH))
         meaning.append(nearest_fact_ids(server.pk, provider.model_name, provider.query(question), DEPTH))
     hybrid = [fusion.fuse(w, m, TOP) for w, m in zip(words, meaning, strict=True)]
     for mode, rankings in (("words", words), ("meaning", meaning), ("hybrid", hybrid)):
         recall, mrr = _scores(rankings, answers)
         print(f"bench: retrieval.{mode} recall5={recall:.3f} mrr={mrr:.3f}", flush=True)
-    print(f"# questions={len(QUESTIONS)} facts={len(fact_ids)} fusion: words_weight={fusion.WORDS_WEIGHT} "
+    print(f"# questions={len(questions)} facts={len(fact_ids)} fusion: words_weight={fusion.WORDS_WEIGHT} "
           f"rrf_k={fusion.RRF_K}", flush=True)
     original = (fusion.WORDS_WEIGHT, fusion.RRF_K)
     try:
@@ -97,4 +114,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main)

@@ -32,7 +32,7 @@ socks"), so that plain word overlap cannot find the answer and the comparison me
 
 `check()` verifies all of this (including a stricter stemmer that also strips -ing/-ed/-es/-e, so
 "studying"/"study" or "named"/"name" count as the same word) and reports the overlap shares.
-Run `python3 bench/retrieval_data.py`.
+Run `python -m bench.retrieval_data` (or `python3 bench/retrieval_data.py`).
 """
 
 from __future__ import annotations

@@ -35,8 +35,10 @@ so a fact shares cosine about 0.8 with the facts of its sub-topic (about 250 of 
 level of isotropic noise the 5,000 facts of a topic are all at about the same distance from each other
 in 384 dimensions, so "nearest" means nothing; sub-topics give the nearest neighbours a meaning, as
 near-identical wordings of one template do in the seeded text. Within a sub-topic the true top 10 are
-separated from the rest by a few hundredths of cosine, so recall@10 is a demanding test of the graph. The centres are kept in var/bench/synthetic_centres.npz
-(and are reproducible from CENTRE_SEED), so later runs draw queries around the same centres.
+separated from the rest by a few hundredths of cosine, so recall@10 is a demanding test of the graph. The
+centres are kept next to the database, in synthetic_centres.npz of the data directory config.embedded runs
+(LOREKEEPER_VAR_DIR: var/bench under `make bench`), and are reproducible from CENTRE_SEED, so later runs draw
+queries around the same centres.
 
 The load drops the HNSW index fact_embedding_hnsw, COPYs the vectors (binary), and recreates the index
 from its own definition (the migration's: hnsw, vector_cosine_ops, m=16, ef_construction=64) with
@@ -56,9 +58,18 @@ and PostgreSQL), as bench/context.py does. On stderr: where the database time of
 (statements summed over 50 requests), and EXPLAIN ANALYZE of nearest_fact_ids' query when a target is
 missed. BENCH_EXPLAIN=1 adds EXPLAIN ANALYZE of every SELECT of one context request per server (re-run
 outside nearest_fact_ids' SET LOCALs, so read its vector plan from the dedicated one).
+
+`--seed-only` stops after the vectors and indexes are in place. `--smoke`: every part on bench._seed's
+400-fact smoke server alone (figures named `<figure>.smoke`, its recall reported as `hnsw.recall10.smoke`),
+one timed call each, two recall queries.
 """
 
 from __future__ import annotations
+
+if __name__ == "__main__" and not __package__:  # `python bench/<name>.py`: again as `python -m bench.<name>`
+    import os, sys  # noqa: E401 - from the repo root, so bench/ is not on sys.path (bench/__init__.py)
+    os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    os.execv(sys.executable, [sys.executable, "-m", f"bench.{os.path.basename(__file__)[:-3]}", *sys.argv[1:]])
 
 import hashlib
 import itertools
@@ -72,14 +83,19 @@ import sys
 import threading
 import time
 from datetime import UTC, datetime
+from pathlib import Path
 
 import numpy as np
-from _harness import (
+
+from bench._harness import (
     BASE_DIR,
     build_server_indexes,
+    call_plan,
     percentile,
     prewarm,
     report_metric,
+    run,
+    scaled,
     setup_django,
     time_calls,
 )
@@ -102,7 +118,7 @@ CENTRE_SEED = 384_200
 VECTOR_SEED = 384_201
 QUERY_SEED = 384_202
 INDEX_BUILD_MEMORY = "4GB"  # the million-vector graph fits; the build then runs in memory
-CENTRES_PATH = BASE_DIR / "var" / "bench" / "synthetic_centres.npz"
+CENTRES_PATH = Path(os.environ.get("LOREKEEPER_VAR_DIR") or BASE_DIR / "var" / "bench") / "synthetic_centres.npz"
 HNSW_INDEX = "fact_embedding_hnsw"
 COPY_CHUNK = 50_000
 # More work_mem for the switch to Semantic: counting the facts without a synthetic vector at 1M facts.
@@ -431,7 +447,7 @@ def _breakdown(label: str, post, url: str, bodies: list[dict]) -> None:
     from django.test.utils import CaptureQueriesContext
 
     totals: dict[str, list[float]] = {}
-    requests = 50
+    requests = scaled(50)
     started = time.perf_counter()
     with CaptureQueriesContext(connection) as captured:
         for body in bodies[:requests]:
@@ -462,18 +478,22 @@ def _patch_provider(provider: SyntheticProvider):
     return original
 
 
-def main() -> None:
+def main(*, smoke: bool, seed_only: bool) -> None:
     setup_django()
-    from _seed import (
+    from bench._seed import (
         BENCH_GUILD_ID,
         BENCH_SERVER_NAME,
+        SMOKE_FACTS,
+        SMOKE_GUILD_ID,
+        SMOKE_SERVER_NAME,
         TARGET_FACTS,
         ensure_server_facts,
     )
 
     servers = []
     targets = {}
-    for label, guild_id, name, facts, target in SERVERS:
+    for label, guild_id, name, facts, target in (
+            [("smoke", SMOKE_GUILD_ID, SMOKE_SERVER_NAME, SMOKE_FACTS, None)] if smoke else SERVERS):
         if guild_id is None:
             guild_id, name, facts = BENCH_GUILD_ID, BENCH_SERVER_NAME, TARGET_FACTS
         server, user = ensure_server_facts(guild_id, name, facts)
@@ -482,13 +502,13 @@ def main() -> None:
     subtopics = centres()
     ensure_vectors(servers, subtopics)
     build_server_indexes(servers, INDEX_BUILD_MEMORY)
-    if "--seed-only" in sys.argv:
+    if seed_only:
         return
 
-    from context import CpuMeter, _context_bodies, _explain, _messages, _report, _timed
     from django.db import connection
     from django.test import Client
 
+    from bench.context import CpuMeter, _context_bodies, _explain, _messages, _report, _timed
     from memory.clients.embeddings import MIN_MESSAGE_CHARACTERS, LocalProvider
     from memory.configuration.selectors import ai_settings_for_server
     from memory.configuration.services import memory_type_set
@@ -504,11 +524,15 @@ def main() -> None:
 
         own_indexes = [server_index_name(VECTORS, server.pk) for _, server in servers]
         for relation in ("memory_factembedding", HNSW_INDEX, "fact_embedding_server_model", *own_indexes):
-            cursor.execute("SELECT pg_prewarm(%s, 'read')", [relation])
+            cursor.execute("SELECT to_regclass(%s) IS NOT NULL", [relation])
+            if cursor.fetchone()[0]:  # a small server (smoke) has no index of its own
+                cursor.execute("SELECT pg_prewarm(%s, 'read')", [relation])
     team = servers[0][1].team
     token, plaintext = bot_token_issue(team=team, name=f"bench semantic {time.strftime('%Y-%m-%d %H:%M:%S')}",
                                        created_by=user)
-    messages = _messages(RUNS + WARMUP)
+    messages = _messages(scaled(RUNS + WARMUP, 10))
+    if smoke:  # the one timed call embeds its message (the messages long enough first)
+        messages.sort(key=lambda message: len(message.strip()) < MIN_MESSAGE_CHARACTERS)
     bodies = _context_bodies(messages)
     embedded = [len(message.strip()) >= MIN_MESSAGE_CHARACTERS for message in messages]
     client = Client(HTTP_AUTHORIZATION=f"Bearer {plaintext}")
@@ -561,16 +585,20 @@ def main() -> None:
 
             samples, cpu = _timed(meter, call)
             _report(f"context.hybrid.{label}", samples, cpu, targets[label])
-            timed_embedded = [embedded[(WARMUP + index) % len(bodies)] for index in range(RUNS)]
+            runs, warmup = call_plan(RUNS, WARMUP)
+            timed_embedded = [embedded[(warmup + index) % len(bodies)] for index in range(runs)]
             hybrid = [ms for ms, flag in zip(samples, timed_embedded, strict=True) if flag]
             words = [ms for ms, flag in zip(samples, timed_embedded, strict=True) if not flag]
-            print(f"# context.hybrid.{label}: {len(hybrid)} requests with meaning p50_ms="
-                  f"{statistics.median(hybrid):.2f} p95_ms={percentile(hybrid, 0.95):.2f}; {len(words)} messages "
-                  f"under {MIN_MESSAGE_CHARACTERS} characters (words only, as the app does) p50_ms="
-                  f"{statistics.median(words):.2f} p95_ms={percentile(words, 0.95):.2f}; synthetic query calls "
-                  f"{provider.queries - before}", flush=True)
+
+            def summary(samples: list[float]) -> str:
+                return (f"p50_ms={statistics.median(samples):.2f} p95_ms={percentile(samples, 0.95):.2f}" if samples
+                        else "(none)")
+
+            print(f"# context.hybrid.{label}: {len(hybrid)} requests with meaning {summary(hybrid)}; {len(words)} "
+                  f"messages under {MIN_MESSAGE_CHARACTERS} characters (words only, as the app does) "
+                  f"{summary(words)}; synthetic query calls {provider.queries - before}", flush=True)
             _breakdown(f"context.hybrid.{label}", post, url, bodies)
-            if explain or percentile(samples, 0.95) >= targets[label]:
+            if explain or (targets[label] is not None and percentile(samples, 0.95) >= targets[label]):
                 _explain_nearest(server.pk, provider.query(messages[embedded.index(True)]), RELEVANCE_DEPTH)
 
         # 2. The message embedding with the real local model, on the messages that are embedded.
@@ -581,17 +609,19 @@ def main() -> None:
         print(f"# local model loaded in {time.perf_counter() - loading:.1f} s", file=sys.stderr, flush=True)
         meter.start()
         samples = time_calls(lambda: local.query(next(long_messages)), RUNS, warmup=WARMUP)
-        _report("embed.message", samples, meter.stop(RUNS + WARMUP))
+        _report("embed.message", samples, meter.stop(sum(call_plan(RUNS, WARMUP))))
 
-        # 3. Recall of the server-filtered HNSW search against exact search.
-        queries = around(subtopics, np.random.default_rng(QUERY_SEED), RECALL_QUERIES)
-        by_label = dict(servers)
-        exact = _recall("1m", by_label["1m"].pk, queries, RECALL_K, report=True)
-        _recall("100k", by_label["100k"].pk, queries, RECALL_K, report=False)
-        _ef_search_sweep(by_label["1m"].pk, queries, exact, RECALL_K)
+        # 3. Recall of the server-filtered HNSW search against exact search: the figure on the largest server
+        # (the last: 1m), a `#` line for the others (100k), the ef_search sweep on the largest.
+        queries = around(subtopics, np.random.default_rng(QUERY_SEED), scaled(RECALL_QUERIES, 2))
+        (largest_label, largest), others = servers[-1], servers[:-1]
+        exact = _recall(largest_label, largest.pk, queries, RECALL_K, report=True)
+        for label, server in others:
+            _recall(label, server.pk, queries, RECALL_K, report=False)
+        _ef_search_sweep(largest.pk, queries, exact, RECALL_K)
         if explain:
-            _explain_nearest(by_label["1m"].pk, queries[0].tolist(), RECALL_K)
-            _explain_nearest(by_label["100k"].pk, queries[0].tolist(), RECALL_K)
+            for _, server in reversed(servers):
+                _explain_nearest(server.pk, queries[0].tolist(), RECALL_K)
     finally:
         vectors.provider_for = original_provider_for
         for _, server in servers:
@@ -606,4 +636,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run(main, seed_only="stop once the vectors and the servers' own indexes are in place")
