@@ -662,7 +662,7 @@ def main(*, smoke: bool) -> None:
     from memory.configuration.selectors import ai_settings_for_server
     from memory.indexing.catchup import meaning_for
     from memory.configuration.services import memory_type_set
-    from memory.facts.services import _permit_fact_deletes
+    from memory.facts.deletes import _permit_fact_deletes
     from teams.services import bot_token_issue, bot_token_revoke
 
     server, user = ensure_server_facts(GUILD_ID, SERVER_NAME, SERVER_FACTS)

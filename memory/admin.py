@@ -9,16 +9,8 @@ from django.core.exceptions import ValidationError
 from django.http import Http404
 
 from memory.configuration.services import model_endpoint_set
-from memory.facts.services import (
-    FactAuthor,
-    FactConflict,
-    FactGone,
-    fact_create,
-    fact_delete,
-    fact_update,
-    server_wipe,
-    validate_member_id,
-)
+from memory.facts.deletes import fact_delete, server_wipe
+from memory.facts.services import FactAuthor, FactConflict, FactGone, fact_create, fact_update, validate_member_id
 from memory.models import AISettings, Channel, Exchange, Fact, ModelEndpoint, Scope, Summary
 from memory.text.limits import validate_content, validate_key, validate_unit_interval
 from teams.admin import ServerAdmin

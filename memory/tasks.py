@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from celery import shared_task
 from django.db import DatabaseError
+from django.utils import timezone
 
 from config.queue import enqueue
+from memory.bot.retention import exchange_logs_trim
 from memory.clients.embeddings import EmbeddingError
 from memory.indexing import catchup, server_indexes
 from memory.indexing.vectors import embed_facts_now
@@ -50,3 +52,10 @@ def maintain_server_indexes() -> int:
     server_indexes.drop_unneeded_server_indexes()
     return sum(enqueue("memory.tasks.build_server_indexes", server_id)
                for server_id in server_indexes.servers_needing_an_index())
+
+
+@shared_task(name="memory.tasks.trim_exchange_logs", acks_late=True, ignore_result=True)
+def trim_exchange_logs() -> int:
+    """Beat, daily: remove the words of exchanges older than their server's *Keep exchange logs for* days
+    (memory.bot.retention). Idempotent: a trimmed exchange is never trimmed again."""
+    return exchange_logs_trim(now=timezone.now())

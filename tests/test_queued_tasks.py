@@ -19,6 +19,7 @@ REGISTERED = {
     "consolidation.tasks.run_round", "consolidation.tasks.schedule_consolidation_rounds",
     "consolidation.tasks.sweep_consolidation_rounds", "memory.tasks.build_server_indexes", "memory.tasks.embed_facts",
     "memory.tasks.maintain_server_indexes", "memory.tasks.run_catchup", "memory.tasks.sweep_embeddings",
+    "memory.tasks.trim_exchange_logs",
 }
 QUEUEING = {"enqueue", "enqueue_on_commit"}
 

@@ -10,8 +10,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from memory.facts.services import FactAuthor, fact_create, fact_delete, fact_retract, validate_member_id
-from memory.models import AuthorKind, Exchange, Fact, Scope
+from memory.configuration.selectors import learned_where
+from memory.facts.deletes import fact_delete
+from memory.facts.services import FactAuthor, fact_create, fact_retract, validate_audience, validate_member_id
+from memory.models import AUDIENCE_BREADTH, AuthorKind, Exchange, Fact, Scope
 from memory.text.limits import clean_text, validate_content, validate_key, validate_unit_interval
 
 from .exchanges import Rules, rules_now
@@ -42,6 +44,7 @@ class Remember:
     member_id: str = ""
     importance: float | None = None
     confidence: float = 1.0
+    audience: str | None = None  # None: what the channel gives; a value may only narrow it
     op: str = "remember"
 
 
@@ -75,7 +78,7 @@ def validate_number(raw: object, field_name: str = "number") -> int:
 
 
 def build_remember(*, key: object, content: object, scope: object = Scope.SERVER, member_id: object = None,
-                   importance: object = None, confidence: object = 1.0) -> Remember:
+                   importance: object = None, confidence: object = 1.0, audience: object = None) -> Remember:
     """A validated Remember; raises ValidationError naming the field (used by API and tool calls)."""
     if not isinstance(key, str):
         raise ValidationError({"key": "The key must be text of 1–64 characters."})
@@ -92,6 +95,7 @@ def build_remember(*, key: object, content: object, scope: object = Scope.SERVER
         key=validate_key(key), content=validate_content(content), scope=scope, member_id=member,
         importance=validate_unit_interval(importance, "importance", allow_none=True),
         confidence=validate_unit_interval(confidence, "confidence"),
+        audience=None if audience is None else validate_audience(audience),
     )
 
 
@@ -138,9 +142,15 @@ def _apply(exchange: Exchange, op: MemoryOp, reachable: set[int], rules: Rules) 
         if _remembered_last_hour(exchange) >= rules.remember_limit:
             return _ignored(op.op, None, f"member {exchange.author_id} reached this server's limit of "
                                          f"{rules.remember_limit} remembered facts per hour")
+        where = learned_where(exchange.server, exchange.channel_id, exchange.thread_parent_id)
+        audience = where.audience if op.audience is None else op.audience
+        if AUDIENCE_BREADTH[audience] > AUDIENCE_BREADTH[where.audience]:
+            return _ignored(op.op, None, f"a remember may only narrow the audience it inherits ({where.audience} "
+                                         f"in this channel), not widen it to {audience}")
         fact = fact_create(server=exchange.server, author=bot, key=op.key, content=op.content, scope=op.scope,
                            member_id=op.member_id, confidence=op.confidence, importance=op.importance,
-                           source_exchange=exchange)
+                           source_exchange=exchange, audience=audience, source_channel_id=where.source_channel_id,
+                           source_thread_id=where.source_thread_id)
         return ActionResult(op=op.op, status="applied", number=fact.number)
     if isinstance(op, Supersede) and not profile.can_supersede:
         return _ignored(op.op, op.number, f"supersede exists from Ledger up; this server uses {profile.label}")
@@ -154,9 +164,11 @@ def _apply(exchange: Exchange, op: MemoryOp, reachable: set[int], rules: Rules) 
         else:
             fact_retract(fact=target, reason=op.reason)
         return ActionResult(op=op.op, status="applied", number=op.number)
+    # The new wording replaces the old one where the old one was seen: it keeps its audience and source.
     replacement = fact_create(server=exchange.server, author=bot, key=target.key, content=op.content,
                               scope=target.scope, member_id=target.member_id, confidence=target.confidence,
-                              importance=target.importance, source_exchange=exchange)
+                              importance=target.importance, source_exchange=exchange, audience=target.audience,
+                              source_channel_id=target.source_channel_id, source_thread_id=target.source_thread_id)
     fact_retract(fact=target, reason=op.reason, superseded_by=replacement)
     return ActionResult(op=op.op, status="applied", number=op.number, new_number=replacement.number)
 

@@ -24,6 +24,7 @@ class ReportedChannel:
     name: str
     parent_id: str = ""
     is_thread: bool = False
+    public: bool = False  # @everyone can view it; what is not reported as public counts as private
 
 
 def _validated(channel: ReportedChannel) -> ReportedChannel:
@@ -34,7 +35,8 @@ def _validated(channel: ReportedChannel) -> ReportedChannel:
     if channel.is_thread and not channel.parent_id:
         raise ValidationError({"parent_id": f"Thread {channel.channel_id} was reported without its channel."})
     return ReportedChannel(channel_id=channel.channel_id, name=channel.name.strip()[:NAME_MAX_LENGTH],
-                           parent_id=channel.parent_id if channel.is_thread else "", is_thread=channel.is_thread)
+                           parent_id=channel.parent_id if channel.is_thread else "", is_thread=channel.is_thread,
+                           public=bool(channel.public))
 
 
 @transaction.atomic
@@ -48,10 +50,10 @@ def channels_report(*, server: Server, channels: Iterable[ReportedChannel]) -> i
     now = timezone.now()
     Channel.objects.bulk_create(
         [Channel(server=server, channel_id=channel.channel_id, name=channel.name, parent_id=channel.parent_id,
-                 is_thread=channel.is_thread, reported_at=now) for channel in latest.values()],
+                 is_thread=channel.is_thread, public=channel.public, reported_at=now) for channel in latest.values()],
         update_conflicts=True,
         unique_fields=["server", "channel_id"],
-        update_fields=["name", "parent_id", "is_thread", "reported_at"],
+        update_fields=["name", "parent_id", "is_thread", "public", "reported_at"],
     )
     return len(latest)
 

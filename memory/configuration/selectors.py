@@ -3,7 +3,9 @@ configured yet has the defaults without a row being written (the services that c
 
 from __future__ import annotations
 
-from memory.models import AISettings, Channel, ModelEndpoint
+from dataclasses import dataclass
+
+from memory.models import AISettings, Audience, Channel, ModelEndpoint
 from teams.models import Server
 
 
@@ -23,3 +25,35 @@ def model_endpoints_for_server(server: Server) -> dict[str, ModelEndpoint]:
 def channel_names(server: Server) -> dict[str, str]:
     """Channel id → name, as last reported by the Discord adapter (empty until it has run)."""
     return dict(Channel.objects.filter(server=server).values_list("channel_id", "name"))
+
+
+@dataclass(frozen=True)
+class LearnedWhere:
+    """Where a fact is learned, and the audience that gives it: a public channel's facts are for the whole server,
+    a private one's for that channel only; a thread counts as the channel it was started in."""
+
+    audience: str
+    source_channel_id: str
+    source_thread_id: str
+
+
+def channel_is_public(server: Server, channel_id: str) -> bool:
+    """Whether @everyone can view the channel, as last reported; a channel nobody reported is private."""
+    return Channel.objects.filter(server=server, channel_id=channel_id, public=True).exists()
+
+
+def channel_display_name(server: Server, channel_id: str) -> str:
+    """'#general' when the channel was reported, 'channel 111' otherwise ('' for no channel)."""
+    if not channel_id:
+        return ""
+    name = Channel.objects.filter(server=server, channel_id=channel_id).values_list("name", flat=True).first()
+    return f"#{name}" if name else f"channel {channel_id}"
+
+
+def learned_where(server: Server, channel_id: str, thread_parent_id: str = "") -> LearnedWhere:
+    """The audience a fact learned in this channel (or thread) inherits. A channel nobody reported counts as
+    private (`channel`): what the bot learns is never wider than what it can prove."""
+    channel = thread_parent_id or channel_id
+    audience = Audience.SERVER if channel_is_public(server, channel) else Audience.CHANNEL
+    return LearnedWhere(audience=audience, source_channel_id=channel,
+                        source_thread_id=channel_id if thread_parent_id else "")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import uuid
+from dataclasses import dataclass
+
 from django.db.models import Count, Q, QuerySet
 
 from consolidation.models import DraftStatus, SummaryDraft
@@ -15,6 +18,37 @@ def facts_in_force(server: Server) -> QuerySet[Fact]:
 
 def servers_with_retracted_facts(server_ids: tuple[int, ...]) -> bool:
     return Fact.objects.filter(server_id__in=server_ids, retracted_at__isnull=False).exists()
+
+
+@dataclass(frozen=True)
+class PurgeSource:
+    """Where the facts a purge removes were learned: one channel (its threads included) or one exchange."""
+
+    channel_id: str = ""
+    exchange_id: uuid.UUID | None = None
+    channel_name: str = ""
+
+    def describe(self) -> str:
+        if self.exchange_id is not None:
+            return f"exchange {self.exchange_id}"
+        return f"#{self.channel_name}" if self.channel_name else f"channel {self.channel_id}"
+
+
+def facts_learned_in(server: Server, source: PurgeSource) -> QuerySet[Fact]:
+    """Every fact of the server learned in that channel or its threads, or in that exchange, in force or not."""
+    facts = Fact.objects.filter(server=server)
+    if source.exchange_id is not None:
+        return facts.filter(source_exchange_id=source.exchange_id)
+    return facts.filter(Q(source_channel_id=source.channel_id) | Q(source_thread_id=source.channel_id))
+
+
+def member_facts(server: Server, member_id: str) -> tuple[list[Fact], list[Fact]]:
+    """What the bot knows about one member, in force and whoever may see it: facts about them, and facts
+    learned from their messages (about the server or about others), newest first."""
+    in_force = facts_in_force(server).order_by("-changed_at", "-id")
+    about = list(in_force.filter(member_id=member_id))
+    learned_from = list(in_force.filter(learned_from_member_id=member_id).exclude(member_id=member_id))
+    return about, learned_from
 
 
 def fact_by_number(server: Server, number: int) -> Fact:

@@ -1,11 +1,8 @@
-"""Every write to facts and the summary, and the wipes: the one module that may delete facts (the database refuses
-any other delete, migration 0004; tests/memory/facts/test_no_other_fact_deletes.py refuses a new path here)."""
+"""Every write to facts but their deletion (memory.facts.deletes), and the summary."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -14,9 +11,9 @@ from django.core.exceptions import ValidationError
 from django.db import connection, models, transaction
 from django.utils import timezone
 
-from consolidation.holds import discard_results_quoting, discard_server_results, hold_rounds_off
+from memory.configuration.selectors import channel_display_name, channel_is_public
 from memory.indexing.vectors import queue_fact_embeddings
-from memory.models import SUMMARY_MAX_LENGTH, AuthorKind, Exchange, Fact, Scope, Summary
+from memory.models import AUDIENCE_BREADTH, SUMMARY_MAX_LENGTH, Audience, AuthorKind, Exchange, Fact, Scope, Summary
 from memory.text.limits import clean_text, validate_content, validate_key, validate_unit_interval
 from teams.models import SNOWFLAKE_REGEX, Server
 from teams.services import audit_record
@@ -27,6 +24,19 @@ def validate_member_id(raw: str | None, field: str = "member_id") -> str:
     if not re.fullmatch(SNOWFLAKE_REGEX, member_id):
         raise ValidationError({field: "A Discord user id is a number of 1–20 digits (a snowflake)."})
     return member_id
+
+
+def validate_channel_id(raw: str | None, field: str = "channel_id") -> str:
+    channel_id = (raw or "").strip()
+    if not re.fullmatch(SNOWFLAKE_REGEX, channel_id):
+        raise ValidationError({field: "A Discord channel id is a number of 1–20 digits (a snowflake)."})
+    return channel_id
+
+
+def validate_audience(raw: object, field: str = "audience") -> str:
+    if raw not in Audience.values:
+        raise ValidationError({field: "The audience must be 'server', 'channel' or 'staff'."})
+    return raw
 
 
 # Facts -------------------------------------------------------------------------
@@ -77,10 +87,21 @@ def fact_create(
     importance: float | None = None,
     created_at: datetime | None = None,
     source_exchange: Exchange | None = None,
+    audience: str = Audience.SERVER,
+    source_channel_id: str = "",
+    source_thread_id: str = "",
 ) -> Fact:
-    """Validate and store a new fact in force, with the next number of its server."""
+    """Validate and store a new fact in force, with the next number of its server. A `channel` audience needs the
+    channel (source_channel_id): the fact is then handed only to replies there and in its threads."""
     if scope not in Scope.values:
         raise ValidationError({"scope": "The scope must be 'server' or 'member'."})
+    audience = validate_audience(audience)
+    source_channel_id = validate_channel_id(source_channel_id) if source_channel_id else ""
+    source_thread_id = validate_channel_id(source_thread_id, "thread_id") if source_thread_id else ""
+    if audience == Audience.CHANNEL and not source_channel_id:
+        raise ValidationError({"audience": "A fact for one channel needs that channel: choose it."})
+    if source_thread_id and not source_channel_id:
+        raise ValidationError({"thread_id": "A thread is named with the channel it was started in."})
     fact = Fact(
         server=server,
         key=validate_key(key),
@@ -93,6 +114,9 @@ def fact_create(
         author_user=author.user,
         learned_from_member_id=author.learned_from_member_id,
         source_exchange=source_exchange,
+        audience=audience,
+        source_channel_id=source_channel_id,
+        source_thread_id=source_thread_id,
     )
     moment = created_at or timezone.now()
     fact.created_at = fact.changed_at = fact.valid_from = moment
@@ -139,19 +163,6 @@ class FactConflict(Exception):
         self.current = current
 
 
-@contextmanager
-def _permit_fact_deletes(reason: str) -> Iterator[None]:
-    """Tell the database guard (migration 0004) why facts are deleted, for the block only: a later
-    delete in the same outer transaction is refused again."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT set_config('lorekeeper.fact_delete', %s, true)", [reason])
-    try:
-        yield
-    finally:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT set_config('lorekeeper.fact_delete', '', true)")
-
-
 def _locked_fact(fact: Fact) -> Fact:
     """The fact, locked; FactGone when someone deleted it since the caller read it."""
     locked = Fact.objects.select_for_update().filter(pk=fact.pk).first()
@@ -196,22 +207,47 @@ def fact_update(
     return locked
 
 
+class WideningNeedsConfirmation(Exception):
+    """Staff asked to show a fact learned in a private channel more widely; the page asks them first."""
+
+    def __init__(self, fact: Fact, channel_label: str):
+        super().__init__(f"Fact #{fact.number} was learned in {channel_label}, a private channel.")
+        self.channel_label = channel_label
+
+
+def _audience_label(audience: str, channel_label: str) -> str:
+    return channel_label if audience == Audience.CHANNEL else Audience(audience).label.lower()
+
+
 @transaction.atomic
-def fact_delete(
-    *, fact: Fact, actor: AbstractBaseUser | None, reason: str = "deleted by staff", actor_label: str = ""
-) -> bool:
-    """Delete one fact for good (retracted or not). Facts it replaced keep their history, unlinked.
-    Returns False when the fact was already gone."""
-    number, server = fact.number, fact.server
-    with _permit_fact_deletes(reason):
-        # The fact's row first, then its vector: the ORM deletes the vector before the fact, the reverse of the
-        # order in which a catch-up batch holds them (memory.indexing.vectors.embed_facts_now), which could deadlock.
-        list(Fact.objects.select_for_update().filter(pk=fact.pk).values_list("pk", flat=True))
-        deleted, _ = Fact.objects.filter(pk=fact.pk).delete()
-    if deleted:
-        audit_record(actor=actor, server=server, action="fact.delete", target_ids=[number], count=1, result=reason,
-                     actor_label=actor_label)
-    return bool(deleted)
+def fact_audience_set(*, fact: Fact, audience: str, actor: AbstractBaseUser, channel_id: str = "",
+                      confirm_widening: bool = False) -> Fact:
+    """Change who may see the fact; audited with old → new. A `channel` audience is the fact's source channel; only
+    a fact learned nowhere (a staff fact) may be given one, with `channel_id`. Widening a fact learned in a channel
+    that is not public raises WideningNeedsConfirmation unless `confirm_widening`."""
+    audience = validate_audience(audience)
+    locked = _locked_fact(fact)
+    if channel_id and locked.source_channel_id and channel_id != locked.source_channel_id:
+        raise ValidationError({"channel_id": f"Fact #{locked.number} was learned in another channel; a fact's "
+                                             "channel is where it was learned."})
+    source_channel = locked.source_channel_id or (validate_channel_id(channel_id) if channel_id else "")
+    if audience == Audience.CHANNEL and not source_channel:
+        raise ValidationError({"channel_id": "Choose the channel this fact is for."})
+    channel_label = channel_display_name(locked.server, source_channel)
+    widening = AUDIENCE_BREADTH[audience] > AUDIENCE_BREADTH[locked.audience]
+    learned_in_private = bool(locked.source_channel_id) and not channel_is_public(locked.server,
+                                                                                  locked.source_channel_id)
+    if widening and learned_in_private and not confirm_widening:
+        raise WideningNeedsConfirmation(locked, channel_label)
+    before = _audience_label(locked.audience, channel_label)
+    if audience == locked.audience and source_channel == locked.source_channel_id:
+        return locked
+    locked.audience, locked.source_channel_id = audience, source_channel
+    locked.version += 1
+    locked.save(update_fields=["audience", "source_channel_id", "version"])
+    audit_record(actor=actor, server=locked.server, action="fact.audience", target_ids=[locked.number], count=1,
+                 result=f"{before} → {_audience_label(audience, channel_label)}")
+    return locked
 
 
 @transaction.atomic
@@ -241,105 +277,6 @@ def facts_restore_all(*, server: Server, actor: AbstractBaseUser) -> int:
     audit_record(actor=actor, server=server, action="facts.restore_all", count=restored,
                  result=f"{restored} retracted facts restored")
     return restored
-
-
-@dataclass(frozen=True)
-class WipeResult:
-    facts: int
-    summaries: int = 0
-    exchanges: int = 0
-
-
-def _delete_exchanges(exchanges: models.QuerySet[Exchange]) -> int:
-    """Delete stored exchanges; facts they taught stay, with the link to the exchange cleared."""
-    Fact.objects.filter(source_exchange__in=exchanges).update(source_exchange=None)
-    deleted, _ = exchanges.delete()
-    return deleted
-
-
-@transaction.atomic
-def server_wipe(*, server: Server, actor: AbstractBaseUser) -> WipeResult:
-    """Delete everything remembered about the server, now and irreversibly; one audit row.
-
-    A consolidation round writing its results now is waited for (a moment of database work: its model calls
-    hold no lock), and its proposals and summary draft go with the rest (they quote the facts); a round
-    asking its model meanwhile drops what the wipe removed when it writes."""
-    hold_rounds_off(server)
-    proposals_and_drafts = discard_server_results(server)
-    # Plain SQL: the ORM's delete() would first load every fact (a million rows) to emulate SET NULL.
-    with _permit_fact_deletes("server wipe"), connection.cursor() as cursor:
-        cursor.execute("DELETE FROM memory_fact WHERE server_id = %s", [server.pk])
-        facts = cursor.rowcount
-    summaries, _ = Summary.objects.filter(server=server).delete()
-    exchanges = _delete_exchanges(Exchange.objects.filter(server=server))
-    audit_record(actor=actor, server=server, action="memory.wipe_server", count=facts + summaries + exchanges,
-                 result=f"{facts} facts, {summaries} summaries and {exchanges} exchanges deleted"
-                        + (f", with {proposals_and_drafts} consolidation proposals and drafts" if proposals_and_drafts
-                           else ""))
-    return WipeResult(facts=facts, summaries=summaries, exchanges=exchanges)
-
-
-def _redact_wiped_facts_in_exchanges(server: Server, numbers: list[int]) -> int:
-    """Other members' exchanges keep, as text, the memory block they were shown: the lines of facts a member
-    wipe deleted are replaced by a note, so the wiped facts' words remain nowhere. Every fact is one line that
-    starts with its number (memory.bot.prompt); 'n' makes ^ and . work line by line. Returns how many changed."""
-    if not numbers:
-        return 0
-    with connection.cursor() as cursor:
-        cursor.execute(
-            r"""
-            UPDATE memory_exchange
-            SET memory_block = regexp_replace(
-                memory_block,
-                '^\[#(' || array_to_string(ARRAY(SELECT unnest(shown_numbers) INTERSECT SELECT unnest(%s::int[])),
-                                            '|') || ')\] .*',
-                '[#\1] (deleted by a member wipe)', 'gn')
-            WHERE server_id = %s AND shown_numbers && %s::int[]
-            """,
-            [numbers, server.pk, numbers],
-        )
-        return cursor.rowcount
-
-
-@transaction.atomic
-def member_wipe(*, server: Server, actor: AbstractBaseUser, member_id: str) -> WipeResult:
-    """Delete facts about the member, facts learned from their messages and their exchanges; other members'
-    facts are untouched, and their exchanges keep what they were shown without the wiped facts' words.
-
-    Consolidation proposals that quote a wiped fact go too, and so do a summary draft not yet answered and the
-    summary's earlier wordings (drafted from facts that may include theirs); rounds are held off as for a server
-    wipe."""
-    member_id = validate_member_id(member_id)
-    hold_rounds_off(server)
-    about_member = Fact.objects.filter(server=server).filter(
-        models.Q(member_id=member_id) | models.Q(learned_from_member_id=member_id)
-    )
-    # Facts of other members that these replaced stay, with the link to the deleted replacement cleared.
-    Fact.objects.filter(superseded_by__in=about_member).exclude(pk__in=about_member).update(superseded_by=None)
-    proposals_and_drafts = discard_results_quoting(server, about_member)
-    with _permit_fact_deletes("member wipe"), connection.cursor() as cursor:
-        cursor.execute(
-            "DELETE FROM memory_fact WHERE server_id = %s AND (member_id = %s OR learned_from_member_id = %s)"
-            " RETURNING number",
-            [server.pk, member_id, member_id],
-        )
-        numbers = [row[0] for row in cursor.fetchall()]
-    exchanges = _delete_exchanges(Exchange.objects.filter(server=server, author_id=member_id))
-    redacted = _redact_wiped_facts_in_exchanges(server, numbers)
-    # The summary's earlier wordings (its history page) may name the member: drafts were written from their
-    # facts too, which is why a waiting draft goes. They are free text, so they go whole. The current wording
-    # stays for staff to edit (the wipe page says so): deleting it would leave the bot without any summary.
-    earlier_summaries, _ = Summary.objects.filter(server=server, retracted_at__isnull=False).delete()
-    facts = len(numbers)
-    extra = [f"{count} {what}" for count, what in ((redacted, "other exchanges redacted"),
-                                                   (proposals_and_drafts, "consolidation proposals and drafts deleted"),
-                                                   (earlier_summaries, "earlier summary wordings deleted"))
-             if count]
-    audit_record(actor=actor, server=server, action="memory.wipe_member", target_ids=[int(member_id)],
-                 count=facts + exchanges,
-                 result=f"{facts} facts about or from member {member_id} and {exchanges} of their exchanges deleted"
-                        + "".join(f", {part}" for part in extra))
-    return WipeResult(facts=facts, exchanges=exchanges)
 
 
 # Summary -----------------------------------------------------------------------

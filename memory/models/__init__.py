@@ -4,19 +4,23 @@ migrations expect (app label "memory")."""
 from memory.text.keys import KEY_DB_REGEX, KEY_MAX_LENGTH, KEY_REGEX
 from memory.text.limits import CONTENT_MAX_LENGTH, SUMMARY_MAX_LENGTH
 
-from .configuration import AISettings, Channel, EmbeddingProviderChoice, ModelEndpoint, ModelPurpose
+from .configuration import AISettings, Channel, EmbeddingProviderChoice, ForgetMeMode, ModelEndpoint, ModelPurpose
 from .exchanges import Exchange, ExchangeStatus
 from .facts import (
+    AUDIENCE_BREADTH,
     PREFIX_CONFIG,
     SEARCH_CONFIG,
     UNSCORED_IMPORTANCE,
+    Audience,
     AuthorKind,
     Fact,
     FactCounter,
     MemoryType,
     Scope,
     Summary,
+    narrower_audience,
 )
+from .members import ForgetRequest, ForgetRequestStatus, ForgetRequestVia
 from .vectors import (
     EMBEDDING_DIMENSIONS,
     EMBEDDING_ROUND_OPEN,
@@ -26,9 +30,10 @@ from .vectors import (
 )
 
 __all__ = [
-    "CONTENT_MAX_LENGTH", "EMBEDDING_DIMENSIONS", "EMBEDDING_ROUND_OPEN", "KEY_DB_REGEX", "KEY_MAX_LENGTH", "KEY_REGEX",
-    "PREFIX_CONFIG", "SEARCH_CONFIG", "SUMMARY_MAX_LENGTH", "UNSCORED_IMPORTANCE",
-    "AISettings", "AuthorKind", "Channel", "EmbeddingProviderChoice", "EmbeddingRound", "EmbeddingRoundStatus",
-    "Exchange", "ExchangeStatus", "Fact", "FactCounter", "FactEmbedding", "MemoryType", "ModelEndpoint",
-    "ModelPurpose", "Scope", "Summary",
+    "AUDIENCE_BREADTH", "CONTENT_MAX_LENGTH", "EMBEDDING_DIMENSIONS", "EMBEDDING_ROUND_OPEN", "KEY_DB_REGEX",
+    "KEY_MAX_LENGTH", "KEY_REGEX", "PREFIX_CONFIG", "SEARCH_CONFIG", "SUMMARY_MAX_LENGTH", "UNSCORED_IMPORTANCE",
+    "AISettings", "Audience", "AuthorKind", "Channel", "EmbeddingProviderChoice", "EmbeddingRound",
+    "EmbeddingRoundStatus", "Exchange", "ExchangeStatus", "Fact", "FactCounter", "FactEmbedding", "ForgetMeMode",
+    "ForgetRequest", "ForgetRequestStatus", "ForgetRequestVia", "MemoryType", "ModelEndpoint", "ModelPurpose",
+    "Scope", "Summary", "narrower_audience",
 ]

@@ -19,12 +19,18 @@ class EmbeddingProviderChoice(models.TextChoices):
     NONE = "none", "None: Semantic searches by words only"
 
 
+class ForgetMeMode(models.TextChoices):
+    REQUEST = "request", "File a request for staff to act on"
+    WIPE = "wipe", "Wipe the member's memory at once"
+
+
 class AISettings(models.Model):
     """Per-server AI settings (SPEC section 7), including the chosen memory type."""
 
     MAX_INJECTED_RANGE = (1, 1000)
     WEIGHT_RANGE = (0.0, 10.0)
     REMEMBER_LIMIT_RANGE = (0, 10000)
+    EXCHANGE_LOG_DAYS_RANGE = (0, 3650)
 
     server = models.OneToOneField(Server, on_delete=models.CASCADE, primary_key=True, related_name="ai_settings")
     memory_type = models.CharField(max_length=16, choices=MemoryType.choices, default=MemoryType.CLASSIC)
@@ -51,6 +57,15 @@ class AISettings(models.Model):
         max_length=16, choices=EmbeddingProviderChoice.choices, default=EmbeddingProviderChoice.LOCAL,
         help_text="Where Semantic gets its vectors. The endpoint's URL and key default to the reply model's.",
     )
+    exchange_log_days = models.PositiveIntegerField(
+        "keep exchange logs for (days)", default=90,
+        help_text="After this many days the words of an exchange (message, memory block, reply) are removed; "
+                  "what provenance needs stays. 0 keeps them forever. Facts are never touched.",
+    )
+    forget_me_mode = models.CharField(
+        "when a member asks to be forgotten", max_length=8, choices=ForgetMeMode.choices,
+        default=ForgetMeMode.REQUEST,
+    )
     changed_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -72,6 +87,9 @@ class AISettings(models.Model):
                 condition=Q(weight_recency__gt=0) | Q(weight_importance__gt=0) | Q(weight_relevance__gt=0),
                 name="ai_settings_weights_not_all_zero",
             ),
+            models.CheckConstraint(condition=Q(exchange_log_days__lte=3650), name="ai_settings_exchange_log_days"),
+            models.CheckConstraint(condition=Q(forget_me_mode__in=ForgetMeMode.values),
+                                   name="ai_settings_forget_me_mode"),
         ]
 
     def __str__(self) -> str:
@@ -111,13 +129,15 @@ class ModelEndpoint(models.Model):
 
 
 class Channel(models.Model):
-    """A Discord channel or thread as last reported by the bot, so settings can show names."""
+    """A Discord channel or thread as last reported by the bot: its name for the panel, and whether @everyone can
+    view it, which decides the audience of what the bot learns there (a channel nobody reported is private)."""
 
     server = models.ForeignKey(Server, on_delete=models.CASCADE, related_name="channels")
     channel_id = models.CharField(max_length=20)
     name = models.CharField(max_length=100)
     parent_id = models.CharField(max_length=20, blank=True, help_text="For a thread: the channel it started in.")
     is_thread = models.BooleanField(default=False)
+    public = models.BooleanField(default=False, help_text="@everyone can view it (a thread: its channel).")
     reported_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

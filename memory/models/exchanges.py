@@ -55,12 +55,17 @@ class Exchange(models.Model):
     error = models.TextField(blank=True)
     reply = models.TextField(blank=True)
     duration_ms = models.PositiveIntegerField(null=True, blank=True)
+    # Members' words are not kept forever (AISettings.exchange_log_days): when the log's text was removed.
+    trimmed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
         indexes = [
             models.Index(F("server"), F("created_at").desc(), name="exchange_server_newest"),
             models.Index(fields=["server", "author_id"], name="exchange_server_author"),
+            # The daily trim finds the old, untrimmed logs of a server without reading the trimmed ones.
+            models.Index(F("server"), F("created_at"), name="exchange_untrimmed",
+                         condition=models.Q(trimmed_at__isnull=True)),
         ]
 
     def __str__(self) -> str:

@@ -46,6 +46,22 @@ class AuthorKind(models.TextChoices):
     BOT = "bot", "Bot"
 
 
+class Audience(models.TextChoices):
+    """Who a fact may reach. Narrowest last: a derived fact takes the narrower audience of its sources."""
+
+    SERVER = "server", "Server"  # every channel where memory may be read
+    CHANNEL = "channel", "Channel"  # only replies in its source channel (and that channel's threads)
+    STAFF = "staff", "Staff only"  # never handed to the model; kept for staff on the page
+
+
+# Narrowing order: a bot's remember may only move down it, a merge keeps the lower of two.
+AUDIENCE_BREADTH = {Audience.SERVER: 2, Audience.CHANNEL: 1, Audience.STAFF: 0}
+
+
+def narrower_audience(first: str, second: str) -> str:
+    return first if AUDIENCE_BREADTH[first] <= AUDIENCE_BREADTH[second] else second
+
+
 def _between_zero_and_one(field: str) -> Q:
     return Q(**{f"{field}__gte": 0.0}) & Q(**{f"{field}__lte": 1.0})
 
@@ -89,6 +105,14 @@ class Fact(models.Model):
         "Exchange", on_delete=models.SET_NULL, null=True, blank=True, related_name="learned_facts",
         help_text="The exchange in which the bot learned this fact.",
     )
+    # Where it was learned, and so who may see it (memory.retrieval.audience holds the one rule).
+    audience = models.CharField(max_length=8, choices=Audience.choices, default=Audience.SERVER)
+    source_channel_id = models.CharField(
+        "source channel id", max_length=20, blank=True,
+        help_text="The channel the fact was learned in (for a thread: the channel the thread was started in).",
+    )
+    source_thread_id = models.CharField("source thread id", max_length=20, blank=True,
+                                        help_text="The thread the fact was learned in, if any.")
 
     # Two sets of lexemes in one vector (one GIN index): stemmed English words (weights A, B) for the
     # bot's search and ranking, and the words as written (weights C, D) so that the panel's prefix
@@ -129,14 +153,30 @@ class Fact(models.Model):
             models.CheckConstraint(
                 condition=~Q(superseded_by=F("id")), name="fact_never_superseded_by_itself"
             ),
+            models.CheckConstraint(condition=Q(audience__in=Audience.values), name="fact_audience_known"),
+            # A channel audience names its channel; the rule reads "visible in source_channel_id".
+            models.CheckConstraint(
+                condition=~Q(audience=Audience.CHANNEL) | Q(source_channel_id__regex=SNOWFLAKE_REGEX),
+                name="fact_channel_audience_has_channel",
+            ),
+            models.CheckConstraint(
+                condition=Q(source_channel_id="") | Q(source_channel_id__regex=SNOWFLAKE_REGEX),
+                name="fact_source_channel_format",
+            ),
+            models.CheckConstraint(
+                condition=Q(source_thread_id="") | (Q(source_thread_id__regex=SNOWFLAKE_REGEX)
+                                                    & Q(source_channel_id__regex=SNOWFLAKE_REGEX)),
+                name="fact_source_thread_has_channel",
+            ),
         ]
         indexes = [
             # Classic context and the default memory page order: newest change first, in force only.
-            # It carries the search vector too, so the bot's search can rank the newest matches of a
-            # common word from the index alone (memory.retrieval.words).
+            # It carries the search vector and the audience too, so the bot's search can rank the newest
+            # matches of a common word, and every walk can test who may see a fact, from the index alone
+            # (memory.retrieval.words, memory.retrieval.audience).
             models.Index(
                 fields=["server", "-changed_at", "-id"],
-                include=["search_vector"],
+                include=["search_vector", "audience", "source_channel_id"],
                 condition=Q(retracted_at__isnull=True),
                 name="fact_in_force_newest",
             ),
@@ -160,6 +200,10 @@ class Fact(models.Model):
             models.Index(fields=["server", "member_id"], name="fact_server_member"),
             models.Index(fields=["server", "learned_from_member_id"], name="fact_server_learned_from"),
             models.Index(fields=["server", "retracted_at"], name="fact_server_retracted"),
+            # Purge by source: every fact learned in one channel (its threads included) or one exchange.
+            models.Index(fields=["server", "source_channel_id"], name="fact_server_source_channel",
+                         condition=~Q(source_channel_id="")),
+            models.Index(fields=["source_thread_id"], name="fact_source_thread", condition=~Q(source_thread_id="")),
             # btree_gin lets one GIN index answer "this server AND these words". fastupdate off: with it
             # on, new facts wait in a pending list that every search reads in full (9,000 pending facts
             # cost each search 11 ms at a million facts); facts are written far less often than searched.

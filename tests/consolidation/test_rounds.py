@@ -16,7 +16,8 @@ from consolidation.models import ConsolidationRound, DraftStatus, Proposal, Prop
 from consolidation.rounds import refusal_reason, round_queue, round_run, round_trigger_for, schedule_rounds
 from memory.bot.exchanges import IncomingMessage, exchange_open
 from memory.configuration.services import memory_type_set
-from memory.facts.services import fact_retract, fact_update, server_wipe
+from memory.facts.deletes import server_wipe
+from memory.facts.services import fact_retract, fact_update
 from memory.models import Fact, MemoryType, Summary
 from tests.conftest import long_ago
 from tests.factories import make_fact, make_server

@@ -11,7 +11,8 @@ from django.apps import apps
 from consolidation.models import ConsolidationRound, DraftStatus, RoundStatus, RoundTrigger, SummaryDraft
 from consolidation.services import summary_draft_answer
 from memory.facts.selectors import summary_versions
-from memory.facts.services import FactAuthor, member_wipe, summary_set
+from memory.facts.deletes import member_wipe
+from memory.facts.services import FactAuthor, summary_set
 from memory.models import Summary
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,8 @@ from django.db import connection, transaction
 from memory.bot.actions import Retract, Supersede, exchange_apply_actions
 from memory.bot.exchanges import IncomingMessage, exchange_open
 from memory.configuration.services import memory_type_set
-from memory.facts.services import FactConflict, fact_update, server_wipe
+from memory.facts.deletes import server_wipe
+from memory.facts.services import FactConflict, fact_update
 from memory.models import Exchange, Fact, MemoryType
 from tests.factories import make_fact
 from tests.model_server import Slow, answer

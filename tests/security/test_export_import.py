@@ -68,7 +68,7 @@ def _fact_line(source, number: int) -> dict:
 
 
 def test_importing_into_a_wiped_server_never_hands_out_an_old_number_again(server, owner, tmp_path):
-    from memory.facts.services import server_wipe
+    from memory.facts.deletes import server_wipe
 
     facts = [make_fact(server, key=f"fact_{n}") for n in range(5)]
     first = _fact_line(server, facts[0].number)

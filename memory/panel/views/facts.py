@@ -10,15 +10,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import reswap, retarget, trigger_client_event
 
 from memory.facts.selectors import fact_by_number
-from memory.facts.services import (
-    FactAuthor,
-    FactConflict,
-    FactGone,
-    fact_create,
-    fact_delete,
-    fact_restore,
-    fact_update,
-)
+from memory.facts.deletes import fact_delete
+from memory.facts.services import FactAuthor, FactConflict, FactGone, fact_create, fact_restore, fact_update
 from memory.models import Fact
 from teams.models import Server
 from teams.panel import HtmxHttpRequest, panel_login_required

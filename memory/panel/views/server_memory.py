@@ -16,7 +16,8 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 from memory.configuration.selectors import ai_settings_for_server
 from memory.configuration.services import memory_type_set
 from memory.facts.selectors import summary_current, summary_earlier_count, summary_versions
-from memory.facts.services import FactAuthor, facts_restore_all, member_wipe, server_wipe, summary_set
+from memory.facts.deletes import member_wipe, server_wipe
+from memory.facts.services import FactAuthor, facts_restore_all, summary_set
 from memory.models import Fact
 from memory.types import PROFILES, profile_for
 from teams.models import Server

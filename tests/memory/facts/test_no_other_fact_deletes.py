@@ -1,4 +1,4 @@
-"""Facts leave the database only through memory.facts.services: the database refuses anything else, and this
+"""Facts leave the database only through memory.facts.deletes: the database refuses anything else, and this
 test refuses any new code path that tries to get the database's permission."""
 
 from __future__ import annotations
@@ -9,16 +9,17 @@ from pathlib import Path
 import pytest
 from django.db import InternalError, ProgrammingError, connection, transaction
 
-from memory.facts.services import fact_delete
+from memory.facts.deletes import fact_delete
 from memory.models import Fact
 from tests.factories import make_fact
 
 ROOT = Path(__file__).resolve().parents[3]
 SCANNED_PACKAGES = ("teams", "memory", "config", "consolidation")
-SERVICES = ROOT / "memory" / "facts" / "services.py"
+SERVICES = ROOT / "memory" / "facts" / "deletes.py"
 PERMIT = "_permit_fact_deletes"
-# The only services that may delete facts (SPEC section 3: delete, wipe a server, wipe a member).
-DELETING_SERVICES = {"fact_delete", "server_wipe", "member_wipe"}
+# The only services that may delete facts (SPEC section 3: delete, wipe a server, wipe a member; and the purge by
+# source of SPEC section 9).
+DELETING_SERVICES = {"fact_delete", "server_wipe", "member_wipe", "facts_purge"}
 # Strings that only a deleting path has reason to contain.
 DELETE_MARKERS = ("lorekeeper.fact_delete", "delete from memory_fact", PERMIT.lower())
 REFUSAL = "only deleted through memory.services"
@@ -91,7 +92,7 @@ def test_only_memory_services_asks_the_database_for_permission_to_delete_facts()
     ]
 
     assert not offenders, (
-        "A new path deletes facts outside memory/facts/services.py (add a service instead): " + "; ".join(offenders)
+        "A new path deletes facts outside memory/facts/deletes.py (add a service instead): " + "; ".join(offenders)
     )
 
 
@@ -141,10 +142,10 @@ def delete_paths_in_services() -> _DeletePathFinder:
 def test_only_fact_delete_and_the_two_wipes_get_permission_to_delete_facts():
     finder = delete_paths_in_services()
 
-    assert finder.permit_users, f"No function in memory/facts/services.py uses {PERMIT}; update this guard."
+    assert finder.permit_users, f"No function in memory/facts/deletes.py uses {PERMIT}; update this guard."
     new_paths = sorted(finder.permit_users - DELETING_SERVICES)
     assert not new_paths, (
-        f"memory/facts/services.py: {', '.join(new_paths)} calls {PERMIT} and so adds a new way to delete facts; "
+        f"memory/facts/deletes.py: {', '.join(new_paths)} calls {PERMIT} and so adds a new way to delete facts; "
         f"only {', '.join(sorted(DELETING_SERVICES))} may."
     )
 
@@ -154,11 +155,11 @@ def test_only_the_two_wipes_and_the_permission_helper_speak_sql_about_deleting_f
 
     new_raw_deleters = sorted(finder.raw_deleters - DELETING_SERVICES)
     assert not new_raw_deleters, (
-        f"memory/facts/services.py: {', '.join(new_raw_deleters)} runs DELETE FROM memory_fact, a new delete path."
+        f"memory/facts/deletes.py: {', '.join(new_raw_deleters)} runs DELETE FROM memory_fact, a new delete path."
     )
     new_setting_writers = sorted(finder.setting_writers - {PERMIT})
     assert not new_setting_writers, (
-        f"memory/facts/services.py: {', '.join(new_setting_writers)} sets lorekeeper.fact_delete itself instead of "
+        f"memory/facts/deletes.py: {', '.join(new_setting_writers)} sets lorekeeper.fact_delete itself instead of "
         f"going through {PERMIT}: a new delete path."
     )
 

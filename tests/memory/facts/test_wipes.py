@@ -6,7 +6,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection
 
-from memory.facts.services import FactAuthor, fact_retract, member_wipe, server_wipe, summary_set
+from memory.facts.deletes import member_wipe, server_wipe
+
+from memory.facts.services import FactAuthor, fact_retract, summary_set
 from memory.models import Fact, Scope, Summary
 from teams.models import AuditEntry
 from tests.factories import make_fact

@@ -14,7 +14,8 @@ import pytest
 from django.db import connection, connections
 
 from memory.admin import ServerWipingAdmin as ServerAdmin
-from memory.facts.services import fact_retract, server_wipe
+from memory.facts.deletes import server_wipe
+from memory.facts.services import fact_retract
 from memory.indexing import server_indexes
 from memory.indexing.server_indexes import VECTORS, WORDS
 from memory.models import Fact, FactEmbedding

@@ -129,7 +129,7 @@ def test_a_wiped_server_that_handed_out_a_million_numbers_is_not_searched_throug
     shared GIN index would hand over every other server's matches of the word to find nothing more."""
     from django.test.utils import CaptureQueriesContext
 
-    from memory.facts.services import server_wipe
+    from memory.facts.deletes import server_wipe
     from memory.models import FactCounter
 
     make_fact(server, key="old", content="the ferret from before")

@@ -1,0 +1,49 @@
+"""Who may see a fact: the one rule, in SQL for every read the bot makes and in Python for tests.
+
+A fact's audience is `server` (every channel where memory may be read), `channel` (replies in its source channel,
+and in that channel's threads when Include threads is on) or `staff` (never handed to the model). A read for the
+bot is made for a `Reader`: the channel whose audience applies — the reply's channel, or for a thread the channel
+it was started in (without Include threads a thread reads no memory at all: memory.configuration.channels). The
+filter is part of each statement (`visible_sql`), never applied to what a statement returned, so a limit, a
+ranking or a nearest-neighbour search only ever sees facts the reader may see.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from memory.models import Audience, Fact
+
+# The rule's SQL, for a fact table alias; %(reader_channel)s is the reader's channel (never empty: a
+# snowflake or "-", which no fact's source channel is).
+_VISIBLE = ("({alias}.audience = 'server' OR ({alias}.audience = 'channel' AND {alias}.source_channel_id = "
+            "{placeholder}))")
+NO_CHANNEL = "-"
+
+
+@dataclass(frozen=True)
+class Reader:
+    """Whom a bot read is for: a reply in `channel_id` (for a thread, the channel it was started in)."""
+
+    channel_id: str
+
+    @classmethod
+    def for_message(cls, channel_id: str, thread_parent_id: str = "") -> Reader:
+        """The reader of a message in `channel_id`; a thread reads as the channel it was started in."""
+        return cls(thread_parent_id or channel_id or NO_CHANNEL)
+
+    @property
+    def params(self) -> dict[str, str]:
+        return {"reader_channel": self.channel_id or NO_CHANNEL}
+
+
+def visible_sql(alias: str = "f", placeholder: str = "%(reader_channel)s") -> str:
+    """The SQL condition "the reader may see this fact" for the fact table joined as `alias`."""
+    return _VISIBLE.format(alias=alias, placeholder=placeholder)
+
+
+def visible_to(fact: Fact, reader: Reader) -> bool:
+    """The same rule in Python (tests compare the two; reads use the SQL)."""
+    if fact.audience == Audience.SERVER:
+        return True
+    return fact.audience == Audience.CHANNEL and fact.source_channel_id == reader.channel_id
