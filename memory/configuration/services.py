@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -12,13 +11,14 @@ from django.utils import timezone
 
 from config.crypto import encrypt_secret
 from memory.indexing.catchup import catchup_if_embedding, catchup_start
-from memory.models import AISettings, EmbeddingProviderChoice, MemoryType, ModelEndpoint, ModelPurpose
+from memory.models import AISettings, MemoryType, ModelEndpoint, ModelPurpose
 from memory.text.limits import kept_precision
 from memory.types import profile_for
-from teams.models import SNOWFLAKE_REGEX, Server
+from teams.models import Server
 from teams.services import audit_record
 
 from .selectors import ai_settings_for_server
+from .settings_fields import BY_NAME, CHANNELS, NUMBER, TEXT, WEIGHT_NAMES
 
 
 def ai_settings_ensure(*, server: Server) -> AISettings:
@@ -59,94 +59,66 @@ class ChannelRule:
     channel_ids: tuple[str, ...] = ()
 
 
-def ai_settings_problems(
-    *,
-    max_injected_items: object,
-    weight_recency: object,
-    weight_importance: object,
-    weight_relevance: object,
-    read: ChannelRule,
-    write: ChannelRule,
-    reply_channel_ids: tuple[str, ...] | None = None,
-    embedding_provider: str | None = None,
-    remember_limit_per_hour: object = None,
-) -> dict[str, str]:
+def _as_fields(read: ChannelRule | None, write: ChannelRule | None, fields: dict[str, object]) -> dict[str, object]:
+    """The settings named, as AISettings field names; a value of None means "not given, leave as it is"."""
+    values = {name: value for name, value in fields.items() if value is not None}
+    for prefix, rule in (("read", read), ("write", write)):
+        if rule is not None:
+            values[f"{prefix}_all_channels"] = rule.all_channels
+            values[f"{prefix}_channel_ids"] = list(rule.channel_ids)
+    unknown = sorted(set(values) - set(BY_NAME))
+    if unknown:
+        raise TypeError(f"Not AI settings of the settings page: {', '.join(unknown)}")
+    return values
+
+
+def ai_settings_problems(*, read: ChannelRule | None = None, write: ChannelRule | None = None,
+                         **fields: object) -> dict[str, str]:
     """What is wrong with these settings, by field, in sentences that name the allowed range (empty: nothing).
-    The settings page shows them beside its fields together with its other errors; ai_settings_update refuses."""
-    errors: dict[str, str] = {}
-    low, high = AISettings.MAX_INJECTED_RANGE
-    if isinstance(max_injected_items, bool) or not isinstance(max_injected_items, int) or not (
-        low <= max_injected_items <= high
-    ):
-        errors["max_injected_items"] = f"Maximum injected memory items must be a whole number from {low} to {high}."
-    weights = {"weight_recency": weight_recency, "weight_importance": weight_importance,
-               "weight_relevance": weight_relevance}
-    w_low, w_high = AISettings.WEIGHT_RANGE
-    for name, value in weights.items():
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not (w_low <= value <= w_high):
-            errors[name] = f"Each ranking weight must be a number from {w_low:g} to {w_high:g}."
-    if not errors and not any(kept_precision(value) for value in weights.values()):
+    The settings page shows them beside its fields together with its other errors; ai_settings_update refuses.
+    Settings not given (or None) are not checked: they are left as they are."""
+    values = _as_fields(read, write, fields)
+    errors = {name: problem for name, value in values.items() if (problem := BY_NAME[name].problem(value))}
+    weights_given = [values[name] for name in WEIGHT_NAMES if name in values]
+    if len(weights_given) == len(WEIGHT_NAMES) and not errors and not any(kept_precision(w) for w in weights_given):
         errors["weight_recency"] = "At least one ranking weight must be above 0."
-    channel_lists = [("read_channel_ids", read.channel_ids), ("write_channel_ids", write.channel_ids),
-                     ("reply_channel_ids", reply_channel_ids or ())]
-    for field, channel_ids in channel_lists:
-        bad = [channel for channel in channel_ids if not re.fullmatch(SNOWFLAKE_REGEX, channel)]
-        if bad:
-            errors[field] = f"Channel ids are numbers of 1–20 digits; not valid: {', '.join(bad[:5])}."
-    r_low, r_high = AISettings.REMEMBER_LIMIT_RANGE
-    if remember_limit_per_hour is not None and (
-        isinstance(remember_limit_per_hour, bool) or not isinstance(remember_limit_per_hour, int)
-        or not r_low <= remember_limit_per_hour <= r_high
-    ):
-        errors["remember_limit_per_hour"] = f"The remember limit must be a whole number from {r_low} to {r_high}."
-    if embedding_provider is not None and embedding_provider not in EmbeddingProviderChoice.values:
-        errors["embedding_provider"] = "Choose local, endpoint or none for embeddings."
     return errors
 
 
+def _stored_form(setting_name: str, value: object) -> object:
+    setting = BY_NAME[setting_name]
+    if setting.kind == NUMBER:
+        return kept_precision(value)
+    if setting.kind == CHANNELS:
+        return [str(channel) for channel in value]
+    if setting.kind == TEXT:
+        return str(value).strip()
+    return value
+
+
 @transaction.atomic
-def ai_settings_update(
-    *,
-    server: Server,
-    actor: AbstractBaseUser,
-    max_injected_items: int,
-    weight_recency: float,
-    weight_importance: float,
-    weight_relevance: float,
-    read: ChannelRule,
-    write: ChannelRule,
-    include_threads: bool,
-    reply_channel_ids: tuple[str, ...] | None = None,
-    embedding_provider: str | None = None,
-    remember_limit_per_hour: int | None = None,
-) -> AISettings:
-    """Validate every field (ai_settings_problems) and save them together."""
-    errors = ai_settings_problems(
-        max_injected_items=max_injected_items, weight_recency=weight_recency, weight_importance=weight_importance,
-        weight_relevance=weight_relevance, read=read, write=write, reply_channel_ids=reply_channel_ids,
-        embedding_provider=embedding_provider, remember_limit_per_hour=remember_limit_per_hour)
+def ai_settings_update(*, server: Server, actor: AbstractBaseUser, read: ChannelRule | None = None,
+                       write: ChannelRule | None = None, **fields: object) -> AISettings:
+    """Validate every setting given (ai_settings_problems) and save them together; settings not given stay.
+    One audit row names each setting that changed with its old and new value (nothing changed: no row)."""
+    values = _as_fields(read, write, fields)
+    errors = ai_settings_problems(read=read, write=write, **fields)
     if errors:
         raise ValidationError(errors)
-
-    ai_settings = ai_settings_ensure(server=server)
-    provider_changed = embedding_provider is not None and embedding_provider != ai_settings.embedding_provider
-    if embedding_provider is not None:
-        ai_settings.embedding_provider = embedding_provider
-    if remember_limit_per_hour is not None:
-        ai_settings.remember_limit_per_hour = remember_limit_per_hour
-    ai_settings.max_injected_items = max_injected_items
-    ai_settings.weight_recency = kept_precision(weight_recency)
-    ai_settings.weight_importance = kept_precision(weight_importance)
-    ai_settings.weight_relevance = kept_precision(weight_relevance)
-    ai_settings.read_all_channels, ai_settings.read_channel_ids = read.all_channels, list(read.channel_ids)
-    ai_settings.write_all_channels, ai_settings.write_channel_ids = write.all_channels, list(write.channel_ids)
-    ai_settings.include_threads = include_threads
-    if reply_channel_ids is not None:
-        ai_settings.reply_channel_ids = list(reply_channel_ids)
-    ai_settings.changed_at = timezone.now()
-    ai_settings.save()
-    audit_record(actor=actor, server=server, action="ai_settings.update", result="settings saved")
-    if provider_changed:
+    ai_settings = AISettings.objects.select_for_update().get(pk=ai_settings_ensure(server=server).pk)
+    changed = []
+    for name, value in values.items():
+        new, old = _stored_form(name, value), getattr(ai_settings, name)
+        if new != old:
+            setattr(ai_settings, name, new)
+            changed.append(f"{name.replace('_', ' ')}: {BY_NAME[name].shown(old)} → {BY_NAME[name].shown(new)}")
+    if changed:
+        ai_settings.changed_at = timezone.now()
+        ai_settings.save()
+        audit_record(actor=actor, server=server, action="ai_settings.update", count=len(changed),
+                     result="; ".join(changed))
+    server.ai_settings = ai_settings
+    if "embedding_provider" in values and any(part.startswith("embedding provider:") for part in changed):
         catchup_if_embedding(server)
     return ai_settings
 

@@ -88,3 +88,44 @@ def test_the_database_itself_refuses_an_out_of_range_value(server):
     ai_settings.max_injected_items = 1001
     with pytest.raises(IntegrityError), transaction.atomic():
         ai_settings.save()
+
+
+def test_the_audit_row_names_each_changed_setting_with_its_old_and_new_value(server, owner):
+    from teams.models import AuditEntry
+
+    update(server, owner)  # the defaults again: nothing changed, nothing to audit
+    assert not AuditEntry.objects.filter(action="ai_settings.update").exists()
+
+    ai_settings_update(server=server, actor=owner, max_injected_items=35, include_threads=True,
+                       exchange_log_days=30)
+
+    entry = AuditEntry.objects.get(action="ai_settings.update")
+    assert entry.result == ("max injected items: 20 → 35; include threads: off → on; "
+                            "exchange log days: 90 → 30")
+    assert entry.count == 3
+
+
+def test_a_setting_not_given_is_left_as_it_is(server, owner):
+    ai_settings_update(server=server, actor=owner, exchange_log_days=0)
+    ai_settings_update(server=server, actor=owner, forget_me_mode="wipe")
+
+    stored = AISettings.objects.get(server=server)
+    assert (stored.exchange_log_days, stored.forget_me_mode, stored.max_injected_items) == (0, "wipe", 20)
+
+
+@pytest.mark.parametrize(("field", "bad", "sentence"), [
+    ("exchange_log_days", 3651, "Keep exchange logs for must be a whole number from 0 to 3650."),
+    ("exchange_log_days", -1, "Keep exchange logs for must be a whole number from 0 to 3650."),
+    ("forget_me_mode", "forget", "Choose request or wipe for when a member asks to be forgotten."),
+])
+def test_the_new_settings_refuse_values_outside_their_range(server, owner, field, bad, sentence):
+    with pytest.raises(ValidationError) as refused:
+        ai_settings_update(server=server, actor=owner, **{field: bad})
+    assert refused.value.message_dict[field] == [sentence]
+    assert not AISettings.objects.filter(server=server).exclude(**{field: bad}).exclude(
+        exchange_log_days=90, forget_me_mode="request").exists()
+
+
+def test_a_name_that_is_not_a_setting_is_a_programming_error(server, owner):
+    with pytest.raises(TypeError, match="memory_type"):
+        ai_settings_update(server=server, actor=owner, memory_type="semantic")

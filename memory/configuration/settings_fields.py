@@ -1,0 +1,108 @@
+"""Every AI setting a person can change, as one table: its range, the sentence that names it when a value is
+wrong, and how it reads in the audit log (old → new). The settings service validates and audits through it, the
+settings form shows its errors beside each field, so a new setting is one row here and one field on the page."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from memory.models import AISettings, EmbeddingProviderChoice, ForgetMeMode
+from teams.models import SNOWFLAKE_REGEX
+
+NUMBER, WHOLE, FLAG, CHOICE, TEXT, CHANNELS = "number", "whole", "flag", "choice", "text", "channels"
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One field of AISettings that the settings page changes."""
+
+    name: str
+    label: str  # as the error sentence and the audit log name it
+    kind: str  # NUMBER | WHOLE | FLAG | CHOICE | TEXT | CHANNELS
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] = ()
+    max_length: int | None = None
+    min_length: int = 0
+
+    def problem(self, value: object) -> str | None:
+        """The sentence saying what is wrong with `value`, or None."""
+        check = _CHECKS[self.kind]
+        return check(self, value)
+
+    def shown(self, value: object) -> str:
+        """How the value reads in the audit log: short, never a secret (no setting here is one)."""
+        if self.kind == FLAG:
+            return "on" if value else "off"
+        if self.kind == CHANNELS:
+            return ", ".join(value) if value else "none"
+        if self.kind == TEXT:
+            text = " ".join(str(value).split())
+            return f"“{text[:40]}…”" if len(text) > 40 else (f"“{text}”" if text else "empty")
+        if self.kind == NUMBER:
+            return f"{value:g}"
+        return str(value)
+
+
+def _whole(setting: Setting, value: object) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int) or not setting.low <= value <= setting.high:
+        return f"{setting.label} must be a whole number from {setting.low:g} to {setting.high:g}."
+    return None
+
+
+def _number(setting: Setting, value: object) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not setting.low <= value <= setting.high:
+        return f"{setting.label} must be a number from {setting.low:g} to {setting.high:g}."
+    return None
+
+
+def _flag(setting: Setting, value: object) -> str | None:
+    return None if isinstance(value, bool) else f"{setting.label} is on or off."
+
+
+def _choice(setting: Setting, value: object) -> str | None:
+    return None if value in setting.choices else f"Choose {', '.join(setting.choices[:-1])} or {setting.choices[-1]} " \
+                                                 f"for {setting.label.lower()}."
+
+
+def _text(setting: Setting, value: object) -> str | None:
+    if not isinstance(value, str) or not setting.min_length <= len(value.strip()) <= setting.max_length:
+        low = f"{setting.min_length}–" if setting.min_length else "at most "
+        return f"{setting.label} must be text of {low}{setting.max_length} characters."
+    return None
+
+
+def _channels(setting: Setting, value: object) -> str | None:
+    if not isinstance(value, (list, tuple)):
+        return f"{setting.label}: give channel ids."
+    bad = [str(channel) for channel in value if not re.fullmatch(SNOWFLAKE_REGEX, str(channel))]
+    if bad:
+        return f"Channel ids are numbers of 1–20 digits; not valid: {', '.join(bad[:5])}."
+    return None
+
+
+_CHECKS: dict[str, Callable[[Setting, object], str | None]] = {
+    WHOLE: _whole, NUMBER: _number, FLAG: _flag, CHOICE: _choice, TEXT: _text, CHANNELS: _channels,
+}
+
+_WEIGHT = AISettings.WEIGHT_RANGE
+SETTINGS: tuple[Setting, ...] = (
+    Setting("max_injected_items", "Maximum injected memory items", WHOLE, *AISettings.MAX_INJECTED_RANGE),
+    Setting("weight_recency", "Each ranking weight", NUMBER, *_WEIGHT),
+    Setting("weight_importance", "Each ranking weight", NUMBER, *_WEIGHT),
+    Setting("weight_relevance", "Each ranking weight", NUMBER, *_WEIGHT),
+    Setting("read_all_channels", "Memory may be read in every channel", FLAG),
+    Setting("read_channel_ids", "Read channels", CHANNELS),
+    Setting("write_all_channels", "Memory may be written in every channel", FLAG),
+    Setting("write_channel_ids", "Write channels", CHANNELS),
+    Setting("include_threads", "Include threads", FLAG),
+    Setting("reply_channel_ids", "Reply channels", CHANNELS),
+    Setting("remember_limit_per_hour", "The remember limit", WHOLE, *AISettings.REMEMBER_LIMIT_RANGE),
+    Setting("embedding_provider", "Embeddings", CHOICE, choices=tuple(EmbeddingProviderChoice.values)),
+    Setting("exchange_log_days", "Keep exchange logs for", WHOLE, *AISettings.EXCHANGE_LOG_DAYS_RANGE),
+    Setting("forget_me_mode", "When a member asks to be forgotten", CHOICE, choices=tuple(ForgetMeMode.values)),
+)
+BY_NAME: dict[str, Setting] = {setting.name: setting for setting in SETTINGS}
+WEIGHT_NAMES = ("weight_recency", "weight_importance", "weight_relevance")
