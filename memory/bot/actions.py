@@ -12,7 +12,14 @@ from django.utils import timezone
 
 from memory.configuration.selectors import learned_where
 from memory.facts.deletes import fact_delete
-from memory.facts.services import FactAuthor, fact_create, fact_retract, validate_audience, validate_member_id
+from memory.facts.services import (
+    FactAuthor,
+    fact_create,
+    fact_retract,
+    validate_audience,
+    validate_kind,
+    validate_member_id,
+)
 from memory.models import AUDIENCE_BREADTH, AuthorKind, Exchange, Fact, Scope
 from memory.text.limits import clean_text, validate_content, validate_key, validate_unit_interval
 
@@ -45,6 +52,7 @@ class Remember:
     importance: float | None = None
     confidence: float = 1.0
     audience: str | None = None  # None: what the channel gives; a value may only narrow it
+    kind: str | None = None  # None: profile for a member fact, lore otherwise
     op: str = "remember"
 
 
@@ -78,7 +86,8 @@ def validate_number(raw: object, field_name: str = "number") -> int:
 
 
 def build_remember(*, key: object, content: object, scope: object = Scope.SERVER, member_id: object = None,
-                   importance: object = None, confidence: object = 1.0, audience: object = None) -> Remember:
+                   importance: object = None, confidence: object = 1.0, audience: object = None,
+                   kind: object = None) -> Remember:
     """A validated Remember; raises ValidationError naming the field (used by API and tool calls)."""
     if not isinstance(key, str):
         raise ValidationError({"key": "The key must be text of 1–64 characters."})
@@ -96,6 +105,7 @@ def build_remember(*, key: object, content: object, scope: object = Scope.SERVER
         importance=validate_unit_interval(importance, "importance", allow_none=True),
         confidence=validate_unit_interval(confidence, "confidence"),
         audience=None if audience is None else validate_audience(audience),
+        kind=None if kind is None else validate_kind(kind),
     )
 
 
@@ -130,6 +140,8 @@ def _reachable_fact(exchange: Exchange, op: Retract | Supersede, reachable: set[
         return _ignored(op.op, op.number, f"fact #{op.number} no longer exists")
     if fact.retracted_at is not None:
         return _ignored(op.op, op.number, f"fact #{op.number} is already retracted")
+    if fact.pinned:
+        return _ignored(op.op, op.number, f"fact #{op.number} is pinned by staff; only staff can change it")
     return fact
 
 
@@ -150,7 +162,7 @@ def _apply(exchange: Exchange, op: MemoryOp, reachable: set[int], rules: Rules) 
         fact = fact_create(server=exchange.server, author=bot, key=op.key, content=op.content, scope=op.scope,
                            member_id=op.member_id, confidence=op.confidence, importance=op.importance,
                            source_exchange=exchange, audience=audience, source_channel_id=where.source_channel_id,
-                           source_thread_id=where.source_thread_id)
+                           source_thread_id=where.source_thread_id, kind=op.kind)
         return ActionResult(op=op.op, status="applied", number=fact.number)
     if isinstance(op, Supersede) and not profile.can_supersede:
         return _ignored(op.op, op.number, f"supersede exists from Ledger up; this server uses {profile.label}")
@@ -168,7 +180,8 @@ def _apply(exchange: Exchange, op: MemoryOp, reachable: set[int], rules: Rules) 
     replacement = fact_create(server=exchange.server, author=bot, key=target.key, content=op.content,
                               scope=target.scope, member_id=target.member_id, confidence=target.confidence,
                               importance=target.importance, source_exchange=exchange, audience=target.audience,
-                              source_channel_id=target.source_channel_id, source_thread_id=target.source_thread_id)
+                              source_channel_id=target.source_channel_id, source_thread_id=target.source_thread_id,
+                              kind=target.kind)
     fact_retract(fact=target, reason=op.reason, superseded_by=replacement)
     return ActionResult(op=op.op, status="applied", number=op.number, new_number=replacement.number)
 

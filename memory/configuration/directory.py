@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.utils import timezone
 
 from memory.models import Channel
@@ -67,3 +67,35 @@ def channels_forget(*, server: Server, channel_ids: Iterable[str]) -> int:
         models.Q(channel_id__in=ids) | models.Q(parent_id__in=ids)
     ).delete()
     return deleted
+
+
+@dataclass(frozen=True)
+class SeenMember:
+    """A member as a message shows them: their Discord user id and display name."""
+
+    member_id: str
+    display_name: str
+
+
+def members_seen(*, server: Server, members: Iterable[SeenMember]) -> int:
+    """Remember each member's latest display name (for "about Paul (222)"); a name already stored as it is costs
+    no write. Ids that are not snowflakes and empty names are skipped: a name is a courtesy, never a reason to fail
+    a reply. Returns how many rows were written."""
+    latest = {member.member_id: member.display_name.replace("\x00", "").strip()[:NAME_MAX_LENGTH]
+              for member in members if re.fullmatch(SNOWFLAKE_REGEX, member.member_id or "")}
+    latest = {member_id: name for member_id, name in latest.items() if name}
+    if not latest:
+        return 0
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            INSERT INTO memory_member (server_id, member_id, display_name, seen_at)
+            SELECT %s, seen.member_id, seen.display_name, now()
+            FROM unnest(%s::text[], %s::text[]) AS seen(member_id, display_name)
+            ON CONFLICT (server_id, member_id) DO UPDATE
+                SET display_name = EXCLUDED.display_name, seen_at = EXCLUDED.seen_at
+                WHERE memory_member.display_name IS DISTINCT FROM EXCLUDED.display_name
+            """,
+            [server.pk, list(latest), list(latest.values())],
+        )
+        return cursor.rowcount

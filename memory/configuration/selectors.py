@@ -3,9 +3,10 @@ configured yet has the defaults without a row being written (the services that c
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from memory.models import AISettings, Audience, Channel, ModelEndpoint
+from memory.models import AISettings, Audience, Channel, Member, ModelEndpoint
 from teams.models import Server
 
 
@@ -57,3 +58,11 @@ def learned_where(server: Server, channel_id: str, thread_parent_id: str = "") -
     audience = Audience.SERVER if channel_is_public(server, channel) else Audience.CHANNEL
     return LearnedWhere(audience=audience, source_channel_id=channel,
                         source_thread_id=channel_id if thread_parent_id else "")
+
+
+def member_names(server: Server, member_ids: Iterable[str]) -> dict[str, str]:
+    """Member id → display name as last seen, for the ids asked about that the directory knows."""
+    ids = list(set(member_ids))
+    if not ids:
+        return {}
+    return dict(Member.objects.filter(server=server, member_id__in=ids).values_list("member_id", "display_name"))

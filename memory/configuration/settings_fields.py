@@ -103,6 +103,16 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("embedding_provider", "Embeddings", CHOICE, choices=tuple(EmbeddingProviderChoice.values)),
     Setting("exchange_log_days", "Keep exchange logs for", WHOLE, *AISettings.EXCHANGE_LOG_DAYS_RANGE),
     Setting("forget_me_mode", "When a member asks to be forgotten", CHOICE, choices=tuple(ForgetMeMode.values)),
+    Setting("speaker_share", "The share of slots for the speaker", NUMBER, 0.0, 1.0),
+    Setting("pinned_max_items", "Pinned facts in every reply", WHOLE, *AISettings.PINNED_MAX_ITEMS_RANGE),
+    Setting("pinned_max_chars", "Characters of pinned facts", WHOLE, *AISettings.PINNED_MAX_CHARS_RANGE),
+    Setting("max_memory_chars", "Maximum memory characters", WHOLE, *AISettings.MAX_MEMORY_CHARS_RANGE),
+    *(Setting(f"half_life_{kind}_days", f"The half-life of {label}", WHOLE, *AISettings.HALF_LIFE_DAYS_RANGE)
+      for kind, label in (("rule", "rules"), ("lore", "lore"), ("profile", "profiles"),
+                          ("preference", "preferences"), ("event", "events"))),
+    Setting("bot_name", "The bot's name", TEXT, max_length=AISettings.BOT_NAME_MAX_LENGTH),
+    Setting("bot_description", "The bot's description", TEXT, max_length=AISettings.PERSONA_TEXT_MAX_LENGTH),
+    Setting("style_sample", "The style sample", TEXT, max_length=AISettings.PERSONA_TEXT_MAX_LENGTH),
 )
 BY_NAME: dict[str, Setting] = {setting.name: setting for setting in SETTINGS}
 WEIGHT_NAMES = ("weight_recency", "weight_importance", "weight_relevance")

@@ -13,7 +13,17 @@ from django.utils import timezone
 
 from memory.configuration.selectors import channel_display_name, channel_is_public
 from memory.indexing.vectors import queue_fact_embeddings
-from memory.models import AUDIENCE_BREADTH, SUMMARY_MAX_LENGTH, Audience, AuthorKind, Exchange, Fact, Scope, Summary
+from memory.models import (
+    AUDIENCE_BREADTH,
+    SUMMARY_MAX_LENGTH,
+    Audience,
+    AuthorKind,
+    Exchange,
+    Fact,
+    Kind,
+    Scope,
+    Summary,
+)
 from memory.text.limits import clean_text, validate_content, validate_key, validate_unit_interval
 from teams.models import SNOWFLAKE_REGEX, Server
 from teams.services import audit_record
@@ -31,6 +41,17 @@ def validate_channel_id(raw: str | None, field: str = "channel_id") -> str:
     if not re.fullmatch(SNOWFLAKE_REGEX, channel_id):
         raise ValidationError({field: "A Discord channel id is a number of 1–20 digits (a snowflake)."})
     return channel_id
+
+
+def validate_kind(raw: object, field: str = "kind") -> str:
+    if raw not in Kind.values:
+        raise ValidationError({field: "The kind must be 'rule', 'lore', 'profile', 'preference' or 'event'."})
+    return raw
+
+
+def default_kind(scope: str) -> str:
+    """What a fact is when nobody said: about a member, a profile; otherwise lore."""
+    return Kind.PROFILE if scope == Scope.MEMBER else Kind.LORE
 
 
 def validate_audience(raw: object, field: str = "audience") -> str:
@@ -90,12 +111,14 @@ def fact_create(
     audience: str = Audience.SERVER,
     source_channel_id: str = "",
     source_thread_id: str = "",
+    kind: str | None = None,
 ) -> Fact:
     """Validate and store a new fact in force, with the next number of its server. A `channel` audience needs the
     channel (source_channel_id): the fact is then handed only to replies there and in its threads."""
     if scope not in Scope.values:
         raise ValidationError({"scope": "The scope must be 'server' or 'member'."})
     audience = validate_audience(audience)
+    kind = default_kind(scope) if kind is None else validate_kind(kind)
     source_channel_id = validate_channel_id(source_channel_id) if source_channel_id else ""
     source_thread_id = validate_channel_id(source_thread_id, "thread_id") if source_thread_id else ""
     if audience == Audience.CHANNEL and not source_channel_id:
@@ -117,6 +140,7 @@ def fact_create(
         audience=audience,
         source_channel_id=source_channel_id,
         source_thread_id=source_thread_id,
+        kind=kind,
     )
     moment = created_at or timezone.now()
     fact.created_at = fact.changed_at = fact.valid_from = moment
@@ -188,6 +212,7 @@ def fact_update(
     content: str,
     confidence: float,
     importance: float | None | _Unchanged = UNCHANGED,
+    kind: str | _Unchanged = UNCHANGED,
 ) -> Fact:
     """Save an edit made from `expected_version`; raises FactConflict if the fact moved on meanwhile.
     Importance None makes the fact unscored (it ranks as middling)."""
@@ -199,11 +224,31 @@ def fact_update(
     locked.confidence = validate_unit_interval(confidence, "confidence")
     if not isinstance(importance, _Unchanged):
         locked.importance = validate_unit_interval(importance, "importance", allow_none=True)
+    if not isinstance(kind, _Unchanged):
+        locked.kind = validate_kind(kind)
     locked.changed_at = timezone.now()
     locked.version += 1
-    locked.save(update_fields=["key", "content", "confidence", "importance", "changed_at", "version"])
+    locked.save(update_fields=["key", "content", "confidence", "importance", "kind", "changed_at", "version"])
     _queue_embedding(locked)  # a wording already embedded is skipped by its hash
     audit_record(actor=actor, server=locked.server, action="fact.edit", target_ids=[locked.number], count=1)
+    return locked
+
+
+@transaction.atomic
+def fact_pin_set(*, fact: Fact, pinned: bool, actor: AbstractBaseUser) -> Fact:
+    """Pin a fact in force (it then goes into every context, before the others and outside Maximum injected memory
+    items, up to the pinned cap) or unpin it; audited. Only staff pin: the bot can neither pin nor change a pinned
+    fact (memory.bot.actions). A retracted fact cannot be pinned."""
+    locked = _locked_fact(fact)
+    if pinned and locked.retracted_at is not None:
+        raise ValidationError({"pinned": f"Fact #{locked.number} is retracted; restore it before pinning it."})
+    if locked.pinned == pinned:
+        return locked
+    locked.pinned = pinned
+    locked.version += 1
+    locked.save(update_fields=["pinned", "version"])
+    audit_record(actor=actor, server=locked.server, action="fact.pin" if pinned else "fact.unpin",
+                 target_ids=[locked.number], count=1)
     return locked
 
 

@@ -4,7 +4,15 @@ migrations expect (app label "memory")."""
 from memory.text.keys import KEY_DB_REGEX, KEY_MAX_LENGTH, KEY_REGEX
 from memory.text.limits import CONTENT_MAX_LENGTH, SUMMARY_MAX_LENGTH
 
-from .configuration import AISettings, Channel, EmbeddingProviderChoice, ForgetMeMode, ModelEndpoint, ModelPurpose
+from .configuration import (
+    AISettings,
+    Channel,
+    EmbeddingProviderChoice,
+    ForgetMeMode,
+    Member,
+    ModelEndpoint,
+    ModelPurpose,
+)
 from .exchanges import Exchange, ExchangeStatus
 from .facts import (
     AUDIENCE_BREADTH,
@@ -15,6 +23,7 @@ from .facts import (
     AuthorKind,
     Fact,
     FactCounter,
+    Kind,
     MemoryType,
     Scope,
     Summary,
@@ -34,6 +43,6 @@ __all__ = [
     "KEY_MAX_LENGTH", "KEY_REGEX", "PREFIX_CONFIG", "SEARCH_CONFIG", "SUMMARY_MAX_LENGTH", "UNSCORED_IMPORTANCE",
     "AISettings", "Audience", "AuthorKind", "Channel", "EmbeddingProviderChoice", "EmbeddingRound",
     "EmbeddingRoundStatus", "Exchange", "ExchangeStatus", "Fact", "FactCounter", "FactEmbedding", "ForgetMeMode",
-    "ForgetRequest", "ForgetRequestStatus", "ForgetRequestVia", "MemoryType", "ModelEndpoint", "ModelPurpose",
-    "Scope", "Summary", "narrower_audience",
+    "ForgetRequest", "ForgetRequestStatus", "ForgetRequestVia", "Kind", "Member", "MemoryType", "ModelEndpoint",
+    "ModelPurpose", "Scope", "Summary", "narrower_audience",
 ]

@@ -6,6 +6,8 @@ from __future__ import annotations
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Length
+from django.db.models.lookups import LessThanOrEqual
 from django.utils import timezone
 
 from teams.models import Server
@@ -31,6 +33,12 @@ class AISettings(models.Model):
     WEIGHT_RANGE = (0.0, 10.0)
     REMEMBER_LIMIT_RANGE = (0, 10000)
     EXCHANGE_LOG_DAYS_RANGE = (0, 3650)
+    MAX_MEMORY_CHARS_RANGE = (500, 100_000)
+    PINNED_MAX_ITEMS_RANGE = (0, 200)
+    PINNED_MAX_CHARS_RANGE = (0, 20_000)
+    HALF_LIFE_DAYS_RANGE = (0, 36_500)  # 0: age never lowers recency
+    BOT_NAME_MAX_LENGTH = 80
+    PERSONA_TEXT_MAX_LENGTH = 2000
 
     server = models.OneToOneField(Server, on_delete=models.CASCADE, primary_key=True, related_name="ai_settings")
     memory_type = models.CharField(max_length=16, choices=MemoryType.choices, default=MemoryType.CLASSIC)
@@ -66,6 +74,28 @@ class AISettings(models.Model):
         "when a member asks to be forgotten", max_length=8, choices=ForgetMeMode.choices,
         default=ForgetMeMode.REQUEST,
     )
+    # The context (issue 20): who is speaking gets a share of the slots, pinned facts their own cap, and the whole
+    # memory block a budget in characters.
+    speaker_share = models.FloatField(
+        "share of the slots for facts about the speaker and members mentioned", default=0.25,
+        help_text="0–1 of Maximum injected memory items, chosen by the memory type's own order.",
+    )
+    pinned_max_items = models.PositiveIntegerField("pinned facts in every reply, at most", default=20)
+    pinned_max_chars = models.PositiveIntegerField("characters of pinned facts, at most", default=2000)
+    max_memory_chars = models.PositiveIntegerField(
+        "maximum memory characters", default=6000,
+        help_text="The memory block stops at the first fact that no longer fits, in the order the type chose.",
+    )
+    # How fast age lowers a fact's recency, by kind (days for it to halve; 0 = never). Ranked and after.
+    half_life_rule_days = models.PositiveIntegerField("half-life of rules (days)", default=0)
+    half_life_lore_days = models.PositiveIntegerField("half-life of lore (days)", default=0)
+    half_life_profile_days = models.PositiveIntegerField("half-life of profiles (days)", default=0)
+    half_life_preference_days = models.PositiveIntegerField("half-life of preferences (days)", default=180)
+    half_life_event_days = models.PositiveIntegerField("half-life of events (days)", default=30)
+    # The bot's persona: in the system prompt of every reply.
+    bot_name = models.CharField(max_length=80, blank=True, help_text="What the bot is called (1–80 characters).")
+    bot_description = models.TextField(blank=True, help_text="What the bot is and what it cares about.")
+    style_sample = models.TextField(blank=True, help_text="A short reply in the voice the community wants.")
     changed_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -90,6 +120,22 @@ class AISettings(models.Model):
             models.CheckConstraint(condition=Q(exchange_log_days__lte=3650), name="ai_settings_exchange_log_days"),
             models.CheckConstraint(condition=Q(forget_me_mode__in=ForgetMeMode.values),
                                    name="ai_settings_forget_me_mode"),
+            models.CheckConstraint(condition=Q(speaker_share__gte=0.0) & Q(speaker_share__lte=1.0),
+                                   name="ai_settings_speaker_share_range"),
+            models.CheckConstraint(condition=Q(max_memory_chars__gte=500) & Q(max_memory_chars__lte=100_000),
+                                   name="ai_settings_max_memory_chars_range"),
+            models.CheckConstraint(condition=Q(pinned_max_items__lte=200) & Q(pinned_max_chars__lte=20_000),
+                                   name="ai_settings_pinned_caps_range"),
+            *[
+                models.CheckConstraint(condition=Q(**{f"half_life_{kind}_days__lte": 36_500}),
+                                       name=f"ai_settings_half_life_{kind}_range")
+                for kind in ("rule", "lore", "profile", "preference", "event")
+            ],
+            models.CheckConstraint(
+                condition=LessThanOrEqual(Length("bot_description"), 2000)
+                & LessThanOrEqual(Length("style_sample"), 2000),
+                name="ai_settings_persona_length",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -126,6 +172,23 @@ class ModelEndpoint(models.Model):
     @property
     def masked_key(self) -> str:
         return f"••••{self.api_key_hint}" if self.api_key_encrypted else ""
+
+
+class Member(models.Model):
+    """A member's display name as last seen (the adapter and the API report them), so member facts read "about
+    Paul (222)" for the model and on the panel."""
+
+    server = models.ForeignKey(Server, on_delete=models.CASCADE, related_name="members")
+    member_id = models.CharField(max_length=20)
+    display_name = models.CharField(max_length=100)
+    seen_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["display_name"]
+        constraints = [models.UniqueConstraint(fields=["server", "member_id"], name="member_unique_per_server")]
+
+    def __str__(self) -> str:
+        return f"{self.display_name} ({self.member_id})"
 
 
 class Channel(models.Model):

@@ -39,6 +39,12 @@ class Exchange(models.Model):
     can_search = models.BooleanField(default=False)
     access_reason = models.CharField(max_length=200, blank=True)
     shown_numbers = ArrayField(models.PositiveIntegerField(), default=list, blank=True)
+    # Why each shown fact came in (issue 20): pinned, about the speaker or a member mentioned, or by the type's
+    # own order (the rest of shown_numbers); and the facts the type chose that the character budget cut.
+    pinned_numbers = ArrayField(models.PositiveIntegerField(), default=list, blank=True)
+    speaker_numbers = ArrayField(models.PositiveIntegerField(), default=list, blank=True)
+    budget_cut_numbers = ArrayField(models.PositiveIntegerField(), default=list, blank=True)
+    mentioned_ids = ArrayField(models.CharField(max_length=20), default=list, blank=True)
     memory_block = models.TextField(blank=True)
     search_query = models.TextField(blank=True)
     searched_at = models.DateTimeField(null=True, blank=True)

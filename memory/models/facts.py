@@ -54,6 +54,17 @@ class Audience(models.TextChoices):
     STAFF = "staff", "Staff only"  # never handed to the model; kept for staff on the page
 
 
+class Kind(models.TextChoices):
+    """What kind of thing a fact says; it decides how fast age lowers its recency under Ranked and after
+    (memory.retrieval.ranking: rules, lore and profiles never age, preferences slowly, events fast)."""
+
+    RULE = "rule", "Rule"
+    LORE = "lore", "Lore"  # server facts, terminology, running jokes: what a fact is when nothing else says
+    PROFILE = "profile", "Profile"  # about a member
+    PREFERENCE = "preference", "Preference"
+    EVENT = "event", "Event"  # something that happened or is planned
+
+
 # Narrowing order: a bot's remember may only move down it, a merge keeps the lower of two.
 AUDIENCE_BREADTH = {Audience.SERVER: 2, Audience.CHANNEL: 1, Audience.STAFF: 0}
 
@@ -113,6 +124,10 @@ class Fact(models.Model):
     )
     source_thread_id = models.CharField("source thread id", max_length=20, blank=True,
                                         help_text="The thread the fact was learned in, if any.")
+    kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.LORE)
+    # A pinned fact (a rule staff want in every reply) goes into every context of every type, before the others
+    # and outside Maximum injected memory items, up to its own cap (AISettings.pinned_max_*). Only staff pin.
+    pinned = models.BooleanField(default=False)
 
     # Two sets of lexemes in one vector (one GIN index): stemmed English words (weights A, B) for the
     # bot's search and ranking, and the words as written (weights C, D) so that the panel's prefix
@@ -154,6 +169,7 @@ class Fact(models.Model):
                 condition=~Q(superseded_by=F("id")), name="fact_never_superseded_by_itself"
             ),
             models.CheckConstraint(condition=Q(audience__in=Audience.values), name="fact_audience_known"),
+            models.CheckConstraint(condition=Q(kind__in=Kind.values), name="fact_kind_known"),
             # A channel audience names its channel; the rule reads "visible in source_channel_id".
             models.CheckConstraint(
                 condition=~Q(audience=Audience.CHANNEL) | Q(source_channel_id__regex=SNOWFLAKE_REGEX),
@@ -200,6 +216,9 @@ class Fact(models.Model):
             models.Index(fields=["server", "member_id"], name="fact_server_member"),
             models.Index(fields=["server", "learned_from_member_id"], name="fact_server_learned_from"),
             models.Index(fields=["server", "retracted_at"], name="fact_server_retracted"),
+            # Pinned facts in force: every context reads them first (a handful per server).
+            models.Index(F("server"), F("changed_at").desc(), F("id").desc(), name="fact_pinned_in_force",
+                         condition=Q(pinned=True, retracted_at__isnull=True)),
             # Purge by source: every fact learned in one channel (its threads included) or one exchange.
             models.Index(fields=["server", "source_channel_id"], name="fact_server_source_channel",
                          condition=~Q(source_channel_id="")),

@@ -129,3 +129,31 @@ def test_the_new_settings_refuse_values_outside_their_range(server, owner, field
 def test_a_name_that_is_not_a_setting_is_a_programming_error(server, owner):
     with pytest.raises(TypeError, match="memory_type"):
         ai_settings_update(server=server, actor=owner, memory_type="semantic")
+
+
+@pytest.mark.parametrize(("field", "bad", "sentence"), [
+    ("max_memory_chars", 499, "Maximum memory characters must be a whole number from 500 to 100000."),
+    ("max_memory_chars", 100_001, "Maximum memory characters must be a whole number from 500 to 100000."),
+    ("speaker_share", 1.5, "The share of slots for the speaker must be a number from 0 to 1."),
+    ("pinned_max_items", 201, "Pinned facts in every reply must be a whole number from 0 to 200."),
+    ("half_life_event_days", -3, "The half-life of events must be a whole number from 0 to 36500."),
+    ("bot_name", "x" * 81, "The bot's name must be text of at most 80 characters."),
+    ("style_sample", "y" * 2001, "The style sample must be text of at most 2000 characters."),
+])
+def test_the_context_and_persona_settings_refuse_values_outside_their_range(server, owner, field, bad, sentence):
+    with pytest.raises(ValidationError) as refused:
+        ai_settings_update(server=server, actor=owner, **{field: bad})
+    assert refused.value.message_dict[field] == [sentence]
+
+
+def test_the_persona_is_saved_trimmed_and_audited_without_its_whole_text(server, owner):
+    from teams.models import AuditEntry
+
+    ai_settings_update(server=server, actor=owner, bot_name="  Pixel  ",
+                       bot_description="A cheerful arcade robot who loves high scores and hates spoilers.")
+
+    stored = AISettings.objects.get(server=server)
+    assert stored.bot_name == "Pixel"
+    result = AuditEntry.objects.get(action="ai_settings.update").result
+    assert "bot name: empty → “Pixel”" in result
+    assert "bot description: empty → “A cheerful arcade robot who loves high s…”" in result
