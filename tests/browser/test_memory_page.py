@@ -65,6 +65,39 @@ def test_search_narrows_the_list_as_you_type(live_server, arcade, page):
     expect(page.locator("#fact-rows .fact")).to_have_count(3)
 
 
+@pytest.mark.parametrize("width", [1280, 390])
+def test_back_and_forward_put_the_search_of_the_address_in_the_box(live_server, arcade, page, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    log_in(page, live_server, "viewer")
+    open_memory(page, live_server)
+    search = page.locator("#id_q")
+    search.press_sequentially("tourn", delay=40)
+    expect(page).to_have_url(re.compile(r"[?&]q=tourn(&|$)"))
+    search.fill("")
+    search.press_sequentially("paul", delay=40)
+    expect(page).to_have_url(re.compile(r"[?&]q=paul(&|$)"))
+    expect(page.locator("#fact-rows .fact")).to_have_count(1)
+    # Back: the address and the list are the earlier search's, and so is the box (it stayed empty: it was drawn as
+    # the page first came, and htmx restores the page as it was drawn, not as it was typed into).
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"[?&]q=tourn(&|$)"))
+    expect(page.locator("#fact-rows .fact")).to_have_count(1)
+    assert visible_keys(page) == ["tournament_day"]
+    expect(search).to_have_value("tourn")
+    screenshot(page, f"memory-back-to-search-{width}")
+    page.go_back()
+    expect(page).not_to_have_url(re.compile(r"[?&]q="))
+    expect(page.locator("#fact-rows .fact")).to_have_count(3)
+    expect(search).to_have_value("")
+    page.go_forward()
+    expect(page).to_have_url(re.compile(r"[?&]q=tourn(&|$)"))
+    expect(search).to_have_value("tourn")
+    # Forward again to the later search, box and list alike.
+    page.go_forward()
+    expect(search).to_have_value("paul")
+    assert visible_keys(page) == ["paul_birthday"]
+
+
 def test_owner_adds_edits_and_deletes_a_fact(live_server, arcade, page):
     log_in(page, live_server, "owner")
     open_memory(page, live_server)
