@@ -125,6 +125,34 @@ def test_the_memory_type_page_shows_six_cards_with_a_dry_run_in_numbers(member, 
     assert "Choose Ledger" not in page  # a viewer gets the comparison, not the buttons
 
 
+def type_card(page: str, memory_type: str) -> str:
+    start = page.index(f'id="type-{memory_type}"')
+    return page[start:page.index("</article>", start)]
+
+
+@pytest.mark.parametrize("retracted", [1, 2])
+def test_a_classic_card_says_what_happens_to_facts_retracted_earlier(member, server, retracted):
+    """Classic deletes what the bot retracts, but facts retracted while the server was another type stay retracted
+    (the memory page shows them in its Retracted tab): the card must not leave "the fact is deleted" alone."""
+    make_fact(server, key="still_true", content="This server is about retro gaming.")
+    for index in range(retracted):
+        fact_retract(fact=make_fact(server, key=f"old_{index}", content=f"Old rule {index}."), reason="outdated")
+    page = html.unescape(logged_in_client(member).get(
+        reverse("memory:memory-type", args=[server.guild_id])).content.decode())
+    card = type_card(page, "classic")
+    assert "This server uses it now." in card
+    said = {1: "1 fact retracted earlier, under another type, stays retracted, not deleted",
+            2: "2 facts retracted earlier, under another type, stay retracted, not deleted"}[retracted]
+    assert f"{said}: the bot does not see {'it' if retracted == 1 else 'them'}, the memory page lists" in card
+    assert "Retracted tab" in card and "Only what the bot retracts under Classic is deleted." in card
+
+
+def test_a_classic_card_without_retracted_facts_says_nothing_of_them(member, server):
+    make_fact(server, key="still_true", content="This server is about retro gaming.")
+    page = logged_in_client(member).get(reverse("memory:memory-type", args=[server.guild_id])).content.decode()
+    assert "retracted earlier" not in type_card(page, "classic")
+
+
 def test_with_all_six_ready_the_owner_may_choose_any_type_but_the_current_one(owner, server):
     page = logged_in_client(owner).get(reverse("memory:memory-type", args=[server.guild_id]),
                                        headers=HTMX).content.decode()
