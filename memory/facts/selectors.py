@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db.models import Q, QuerySet
 from django.db.models.functions import Lower
 
 from consolidation.models import DraftStatus, SummaryDraft
-from memory.models import Fact, Summary
+from memory.models import Exchange, Fact, Summary
 from teams.models import Server
 
 
@@ -16,6 +18,36 @@ def facts_in_force(server: Server) -> QuerySet[Fact]:
 
 def servers_with_retracted_facts(server_ids: tuple[int, ...]) -> bool:
     return Fact.objects.filter(server_id__in=server_ids, retracted_at__isnull=False).exists()
+
+
+def facts_concerning_member(server: Server, member_id: str) -> QuerySet[Fact]:
+    """Facts about the member or learned from their messages: the facts a member wipe deletes."""
+    return Fact.objects.filter(server=server).filter(Q(member_id=member_id) | Q(learned_from_member_id=member_id))
+
+
+@dataclass(frozen=True)
+class WipeCounts:
+    """What a wipe would delete, counted before anyone confirms it."""
+
+    facts: int
+    exchanges: int
+
+    @property
+    def nothing_stored(self) -> bool:
+        return not (self.facts or self.exchanges)
+
+
+def server_wipe_counts(server: Server) -> WipeCounts:
+    """Every fact of the server (retracted ones too) and every exchange: what server_wipe deletes besides the
+    summary's wordings."""
+    return WipeCounts(facts=Fact.objects.filter(server=server).count(),
+                      exchanges=Exchange.objects.filter(server=server).count())
+
+
+def member_wipe_counts(server: Server, member_id: str) -> WipeCounts:
+    """The facts about the member or learned from them and the member's own exchanges: what member_wipe deletes."""
+    return WipeCounts(facts=facts_concerning_member(server, member_id).count(),
+                      exchanges=Exchange.objects.filter(server=server, author_id=member_id).count())
 
 
 def fact_by_number(server: Server, number: int) -> Fact:
