@@ -12,9 +12,11 @@ from datetime import datetime
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import connection, models, transaction
+from django.template.defaultfilters import pluralize
 from django.utils import timezone
 
 from consolidation.holds import discard_results_quoting, discard_server_results, hold_rounds_off
+from memory.facts.selectors import facts_concerning_member
 from memory.indexing.vectors import queue_fact_embeddings
 from memory.models import SUMMARY_MAX_LENGTH, AuthorKind, Exchange, Fact, Scope, Summary
 from memory.text.limits import clean_text, validate_content, validate_key, validate_unit_interval
@@ -273,7 +275,8 @@ def server_wipe(*, server: Server, actor: AbstractBaseUser) -> WipeResult:
     summaries, _ = Summary.objects.filter(server=server).delete()
     exchanges = _delete_exchanges(Exchange.objects.filter(server=server))
     audit_record(actor=actor, server=server, action="memory.wipe_server", count=facts + summaries + exchanges,
-                 result=f"{facts} facts, {summaries} summaries and {exchanges} exchanges deleted"
+                 result=f"{facts} fact{pluralize(facts)}, {summaries} summar{pluralize(summaries, 'y,ies')} and "
+                        f"{exchanges} exchange{pluralize(exchanges)} deleted"
                         + (f", with {proposals_and_drafts} consolidation proposals and drafts" if proposals_and_drafts
                            else ""))
     return WipeResult(facts=facts, summaries=summaries, exchanges=exchanges)
@@ -311,9 +314,7 @@ def member_wipe(*, server: Server, actor: AbstractBaseUser, member_id: str) -> W
     wipe."""
     member_id = validate_member_id(member_id)
     hold_rounds_off(server)
-    about_member = Fact.objects.filter(server=server).filter(
-        models.Q(member_id=member_id) | models.Q(learned_from_member_id=member_id)
-    )
+    about_member = facts_concerning_member(server, member_id)
     # Facts of other members that these replaced stay, with the link to the deleted replacement cleared.
     Fact.objects.filter(superseded_by__in=about_member).exclude(pk__in=about_member).update(superseded_by=None)
     proposals_and_drafts = discard_results_quoting(server, about_member)
@@ -331,14 +332,15 @@ def member_wipe(*, server: Server, actor: AbstractBaseUser, member_id: str) -> W
     # stays for staff to edit (the wipe page says so): deleting it would leave the bot without any summary.
     earlier_summaries, _ = Summary.objects.filter(server=server, retracted_at__isnull=False).delete()
     facts = len(numbers)
-    extra = [f"{count} {what}" for count, what in ((redacted, "other exchanges redacted"),
-                                                   (proposals_and_drafts, "consolidation proposals and drafts deleted"),
-                                                   (earlier_summaries, "earlier summary wordings deleted"))
-             if count]
+    extra = [f"{count} {what}" for count, what in (
+        (redacted, f"other exchange{pluralize(redacted)} redacted"),
+        (proposals_and_drafts, "consolidation proposals and drafts deleted"),
+        (earlier_summaries, f"earlier summary wording{pluralize(earlier_summaries)} deleted")) if count]
+    # target_ids holds the member's id; the audit page writes it as a member (memory_extras.audit_targets).
     audit_record(actor=actor, server=server, action="memory.wipe_member", target_ids=[int(member_id)],
                  count=facts + exchanges,
-                 result=f"{facts} facts about or from member {member_id} and {exchanges} of their exchanges deleted"
-                        + "".join(f", {part}" for part in extra))
+                 result=f"{facts} fact{pluralize(facts)} about or from member {member_id} and {exchanges} "
+                        f"exchange{pluralize(exchanges)} of theirs deleted" + "".join(f", {part}" for part in extra))
     return WipeResult(facts=facts, exchanges=exchanges)
 
 
