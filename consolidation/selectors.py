@@ -19,15 +19,16 @@ from teams.permissions import servers_reviewable_by
 
 from .model_review import UNCHECKED_MARK
 from .models import ConsolidationRound, DraftStatus, Proposal, ProposalStatus, RoundStatus, SummaryDraft
-from .pairs import PairingFact, vector_neighbours
+from .pairs import PairingFact, Reach, may_pair, vector_neighbours
 
 
 def pairing_facts(server: Server) -> list[PairingFact]:
-    """Every fact in force of the server, as plain values (a cursor, not model instances: a round
-    reads up to hundreds of thousands of rows)."""
+    """Every fact in force of the server, with its audience and source, as plain values (a cursor, not model
+    instances: a round reads up to hundreds of thousands of rows)."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT id, number, key, content, scope, member_id, confidence, author_kind = %s, changed_at, version"
+            "SELECT id, number, key, content, scope, member_id, confidence, author_kind = %s, changed_at, version,"
+            " audience, source_channel_id, source_thread_id"
             " FROM memory_fact WHERE server_id = %s AND retracted_at IS NULL ORDER BY id",
             [AuthorKind.STAFF, server.pk],
         )
@@ -35,17 +36,22 @@ def pairing_facts(server: Server) -> list[PairingFact]:
 
 
 def semantic_neighbours(server: Server) -> dict[tuple[int, int], float]:
-    """Under Semantic, with the vectors complete: fact pairs the vectors see as close (extra candidates)."""
+    """Under Semantic, with the vectors complete: fact pairs the vectors see as close (extra candidates), never two
+    facts for two different channels (the pairing rule, consolidation.pairs.may_pair)."""
     provider = semantic_pairs_ready(server)
     if provider is None:
         return {}
     rows = list(FactEmbedding.objects.filter(server=server, model_name=provider.model_name,
-                                             fact__retracted_at__isnull=True).values_list("fact_id", "vector"))
+                                             fact__retracted_at__isnull=True)
+                .values_list("fact_id", "vector", "fact__audience", "fact__source_channel_id"))
     if len(rows) < 2:
         return {}
-    ids = [fact_id for fact_id, _ in rows]
-    vectors = np.asarray([vector for _, vector in rows], dtype=np.float32)
-    return vector_neighbours(ids, vectors)
+    ids = [fact_id for fact_id, *_ in rows]
+    vectors = np.asarray([vector for _, vector, *_ in rows], dtype=np.float32)
+    reach = {fact_id: Reach(audience, channel, "") for fact_id, _, audience, channel in rows}
+    return {pair: closeness for pair, closeness in vector_neighbours(ids, vectors).items()
+            if may_pair(reach[pair[0]], reach[pair[1]])}
+
 
 
 def memory_type_now(server: Server, *, lock: bool = False) -> str:
