@@ -1,23 +1,26 @@
 """Consolidation obeys who may see a fact: two facts for two different channels are never paired (by the rules or
-by the vectors), and a merge takes the narrower audience of the two."""
+by the vectors), a merge takes the narrower audience of the two, and the summary draft is written from facts for
+the whole server only."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timezone
 
 import pytest
 
 from consolidation.dry_run import consolidation_dry_run
-from consolidation.models import ConsolidationRound, Proposal, RoundStatus
+from consolidation.models import ConsolidationRound, Proposal, RoundStatus, SummaryDraft
 from consolidation.pairs import PairingFact, Reach, classify, find_pairs, may_pair, merged_reach
 from consolidation.rounds import round_run
 from consolidation.selectors import semantic_neighbours
 from memory.configuration.directory import ReportedChannel, channels_report
 from memory.configuration.services import memory_type_set
-from memory.facts.services import fact_audience_set
-from memory.models import Audience, Fact, MemoryType
+from memory.facts.services import FactAuthor, fact_audience_set
+from memory.models import Audience, Fact, MemoryType, ModelPurpose
 from tests.conftest import FILLER, long_ago
 from tests.factories import make_fact
+from tests.model_server import answer, played_model
 
 GENERAL, MODS, TICKETS, BAN_THREAD = "111", "222", "444", "333"
 WRITTEN = datetime(2026, 11, 1, tzinfo=timezone.utc)
@@ -161,3 +164,23 @@ def test_semantic_neighbours_never_pair_facts_for_two_different_channels(semanti
     assert semantic_neighbours(server).get((mods.pk, tickets.pk), 0) >= 0.92
     run(server)
     assert proposed_pairs(server) == {frozenset({mods.number, tickets.number})}
+
+
+# The summary draft ---------------------------------------------------------------------
+
+
+def test_the_summary_draft_is_written_from_facts_for_the_whole_server_only(quiet, owner):
+    make_fact(quiet, key="mascot", content="The mascot is Quillbert the heron.", created_at=long_ago(3))
+    fact_in(quiet, MODS, key="ban_plan", content="Moderators plan to ban Zorvath tonight.")
+    make_fact(quiet, key="note", content="Staff note: Velmorrow asked for a refund.", audience=Audience.STAFF,
+              author=FactAuthor.staff(owner), created_at=long_ago(3))
+    with played_model(quiet, owner, ModelPurpose.CONSOLIDATION, model_name="fake-consolidation",
+                      api_key="sk-consolidation-0123456789") as model:
+        model.script = [answer("A retro gaming server whose mascot is Quillbert.")]
+        finished = run(quiet)
+    assert finished.status == RoundStatus.FINISHED
+    bodies = [json.dumps(request["body"]) for request in model.requests]
+    assert len(bodies) == 1 and "Quillbert" in bodies[0]  # no pair to ask about: the one call is the draft
+    assert not any(word in body for body in bodies for word in ("Zorvath", "Velmorrow"))
+    draft = SummaryDraft.objects.get(server=quiet)
+    assert "Zorvath" not in draft.content and "Velmorrow" not in draft.content
