@@ -1,6 +1,6 @@
 """Consolidation obeys who may see a fact: two facts for two different channels are never paired (by the rules or
-by the vectors), a merge takes the narrower audience of the two, and the summary draft is written from facts for
-the whole server only."""
+by the vectors), a merge takes the narrower audience of the two and the proposal says so, and the summary draft is
+written from facts for the whole server only."""
 
 from __future__ import annotations
 
@@ -8,22 +8,27 @@ import json
 from datetime import datetime, timezone
 
 import pytest
+from django.core.exceptions import ValidationError
+from django.urls import reverse
 
 from consolidation.dry_run import consolidation_dry_run
-from consolidation.models import ConsolidationRound, Proposal, RoundStatus, SummaryDraft
+from consolidation.models import ConsolidationRound, Proposal, ProposalStatus, RoundStatus, SummaryDraft
 from consolidation.pairs import PairingFact, Reach, classify, find_pairs, may_pair, merged_reach
 from consolidation.rounds import round_run
 from consolidation.selectors import semantic_neighbours
+from consolidation.services import proposal_answer
 from memory.configuration.directory import ReportedChannel, channels_report
 from memory.configuration.services import memory_type_set
-from memory.facts.services import FactAuthor, fact_audience_set
+from memory.facts.services import FactAuthor, fact_audience_set, fact_restore
 from memory.models import Audience, Fact, MemoryType, ModelPurpose
-from tests.conftest import FILLER, long_ago
+from teams.models import AuditEntry
+from tests.conftest import FILLER, logged_in_client, long_ago
 from tests.factories import make_fact
 from tests.model_server import answer, played_model
 
 GENERAL, MODS, TICKETS, BAN_THREAD = "111", "222", "444", "333"
 WRITTEN = datetime(2026, 11, 1, tzinfo=timezone.utc)
+HTMX = {"HX-Request": "true"}
 
 
 # The rule, over plain values ---------------------------------------------------------
@@ -164,6 +169,160 @@ def test_semantic_neighbours_never_pair_facts_for_two_different_channels(semanti
     assert semantic_neighbours(server).get((mods.pk, tickets.pk), 0) >= 0.92
     run(server)
     assert proposed_pairs(server) == {frozenset({mods.number, tickets.number})}
+
+
+# Merges ----------------------------------------------------------------------------
+
+
+def proposal_of(server) -> Proposal:
+    run(server)
+    return Proposal.objects.select_related("keeper", "other").get(server=server, status=ProposalStatus.PENDING)
+
+
+def block(user, server) -> str:
+    response = logged_in_client(user).get(reverse("consolidation:review", args=[server.guild_id]), headers=HTMX)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def fresh(fact: Fact) -> Fact:
+    return Fact.objects.get(pk=fact.pk)
+
+
+def test_merging_a_channel_fact_with_a_server_fact_leaves_a_channel_fact_and_the_proposal_says_so(quiet, owner):
+    for_general = fact_in(quiet, GENERAL, audience=Audience.SERVER, confidence=0.9)
+    for_mods = fact_in(quiet, MODS, content="Zed the spammer is banned", thread=BAN_THREAD, confidence=0.7)
+    proposal = proposal_of(quiet)
+    assert (proposal.keeper_id, proposal.other_id) == (for_general.pk, for_mods.pk)
+    shown = block(owner, quiet)
+    assert "The merged fact will be visible only in #mod-chat." in shown
+    assert f"A merge never widens who sees a fact: #{for_general.number} is seen in every channel today." in shown
+    assert "Set aside for a narrower copy" in shown
+
+    outcome = proposal_answer(proposal=proposal, actor=owner, answer="merge")
+
+    merged = outcome.survivor
+    assert (merged.audience, merged.source_channel_id, merged.source_thread_id) == (
+        Audience.CHANNEL, MODS, BAN_THREAD)
+    assert merged.content == for_general.content and merged.key == for_general.key and merged.retracted_at is None
+    for original in (for_general, for_mods):
+        now = fresh(original)
+        assert now.retracted_at is not None and now.superseded_by_id == merged.pk
+        assert (now.audience, now.source_channel_id) == (original.audience, original.source_channel_id)
+    assert "seen only in #mod-chat" in outcome.message and f"#{merged.number}" in outcome.message
+    assert AuditEntry.objects.get(action="proposal.merge").result == (
+        f"#{for_general.number} and #{for_mods.number} merged into new #{merged.number} "
+        f"(#{for_general.number} word for word; seen only in #mod-chat, the narrower audience of the two)")
+    # Both originals come back as they were, audiences and all.
+    fact_restore(fact=fresh(for_general), actor=owner)
+    assert (fresh(for_general).audience, fresh(for_general).retracted_at) == (Audience.SERVER, None)
+
+
+def test_merging_the_other_way_keeps_the_channel_fact_as_it_is(quiet, owner):
+    for_general = fact_in(quiet, GENERAL, audience=Audience.SERVER, confidence=0.9)
+    for_mods = fact_in(quiet, MODS, content="Zed the spammer is banned", confidence=0.7)
+    facts_before = Fact.objects.count()
+
+    outcome = proposal_answer(proposal=proposal_of(quiet), actor=owner, answer="merge_other_way")
+
+    assert outcome.survivor.pk == for_mods.pk and Fact.objects.count() == facts_before
+    assert (fresh(for_mods).audience, fresh(for_mods).retracted_at) == (Audience.CHANNEL, None)
+    assert fresh(for_general).superseded_by_id == for_mods.pk
+    assert "seen only in #mod-chat" in outcome.message
+
+
+def test_a_merge_with_a_staff_only_fact_is_staff_only_and_the_proposal_says_so(quiet, owner):
+    for_general = fact_in(quiet, GENERAL, audience=Audience.SERVER, confidence=0.9)
+    staff_only = make_fact(quiet, key="ban_list", content="Zed the spammer is banned", confidence=0.7,
+                           audience=Audience.STAFF, author=FactAuthor.staff(owner), created_at=long_ago(3))
+    proposal = proposal_of(quiet)
+    assert "The merged fact will be staff only: the bot is never handed it." in block(owner, quiet)
+
+    merged = proposal_answer(proposal=proposal, actor=owner, answer="merge").survivor
+
+    assert merged.pk not in (for_general.pk, staff_only.pk)
+    # Staff only, and still counted as learned in #general (its purge removes it).
+    assert (merged.audience, merged.source_channel_id) == (Audience.STAFF, GENERAL)
+
+
+def test_a_merge_in_the_models_wording_of_a_channel_and_a_server_fact_is_for_the_channel(quiet, owner):
+    for_general = fact_in(quiet, GENERAL, audience=Audience.SERVER, confidence=0.7)
+    for_mods = fact_in(quiet, MODS, content="Zed the spammer is banned", thread=BAN_THREAD, confidence=0.9)
+    proposal = proposal_of(quiet)
+    assert proposal.keeper_id == for_mods.pk
+    Proposal.objects.filter(pk=proposal.pk).update(wording="Zed is banned for spam.", wording_by_model=True)
+
+    merged = proposal_answer(proposal=Proposal.objects.get(pk=proposal.pk), actor=owner,
+                             answer="merge_other_way").survivor
+
+    assert (merged.content, merged.audience, merged.source_channel_id, merged.source_thread_id) == (
+        "Zed is banned for spam.", Audience.CHANNEL, MODS, BAN_THREAD)
+    assert AuditEntry.objects.get(action="proposal.merge").result.endswith(
+        "(the consolidation model's wording; seen only in #mod-chat, the narrower audience of the two)")
+    assert not Fact.objects.filter(retracted_at__isnull=True, pk__in=[for_general.pk, for_mods.pk]).exists()
+
+
+def test_a_merge_of_two_facts_for_one_channel_stays_in_place_and_says_where_it_is_seen(quiet, owner):
+    first = fact_in(quiet, MODS, confidence=0.9)
+    second = fact_in(quiet, MODS, content="Zed the spammer is banned", confidence=0.7, thread=BAN_THREAD)
+    proposal = proposal_of(quiet)
+    shown = block(owner, quiet)
+    assert "The merged fact will be visible only in #mod-chat." in shown and "A merge never widens" not in shown
+    facts_before = Fact.objects.count()
+
+    outcome = proposal_answer(proposal=proposal, actor=owner, answer="merge")
+
+    assert outcome.survivor.pk == first.pk and Fact.objects.count() == facts_before
+    assert fresh(second).superseded_by_id == first.pk
+    assert AuditEntry.objects.get(action="proposal.merge").result == (
+        f"#{second.number} merged into #{first.number}, seen only in #mod-chat")
+
+
+def test_a_merge_of_two_server_facts_says_nothing_about_audiences(planted, owner):
+    round_run(ConsolidationRound.objects.create(server=planted["language"].server, trigger="manual").pk)
+    shown = block(owner, planted["language"].server)
+    assert "The merged fact will be" not in shown and "A merge never widens" not in shown
+
+
+@pytest.fixture
+def pending_across_channels(quiet):
+    """A proposal waiting from before facts had audiences, whose two facts are now for two different channels."""
+    for_mods = fact_in(quiet, MODS)
+    for_tickets = fact_in(quiet, TICKETS, content="Zed the spammer is banned")
+    low, high = sorted((for_mods.pk, for_tickets.pk))
+    proposal = Proposal.objects.create(server=quiet, kind="duplicate", keeper=for_mods, other=for_tickets,
+                                       keeper_version=for_mods.version, other_version=for_tickets.version,
+                                       pair_low=low, pair_high=high, wording=for_mods.content, similarity=0.9,
+                                       why="Same subject (ban list) and the same content.")
+    return proposal
+
+
+@pytest.mark.parametrize("answer_given", ["merge", "merge_other_way"])
+def test_a_waiting_proposal_across_two_channels_is_never_merged_and_says_why(pending_across_channels, owner,
+                                                                             answer_given):
+    proposal = pending_across_channels
+    before = list(Fact.objects.order_by("pk").values_list("pk", "version", "retracted_at", "audience"))
+    with pytest.raises(ValidationError) as refused:
+        proposal_answer(proposal=proposal, actor=owner, answer=answer_given)
+    assert refused.value.messages == [
+        f"#{proposal.keeper.number} was learned in #mod-chat and #{proposal.other.number} in #tickets, and neither "
+        "is for the whole server: one merged fact would reach a channel one of them is not for. Keep both, or "
+        "change an audience on the memory page first."]
+    assert list(Fact.objects.order_by("pk").values_list("pk", "version", "retracted_at", "audience")) == before
+    assert Proposal.objects.get(pk=proposal.pk).status == ProposalStatus.PENDING
+    response = logged_in_client(owner).post(
+        reverse("consolidation:answer", args=[proposal.server.guild_id, proposal.pk]), {"answer": answer_given},
+        headers=HTMX)
+    assert response.status_code == 409 and "neither is for the whole server" in response.content.decode()
+
+
+def test_a_waiting_proposal_across_two_channels_offers_keep_both_only(pending_across_channels, owner):
+    proposal = pending_across_channels
+    shown = block(owner, proposal.server)
+    assert "neither is for the whole server" in shown
+    assert 'value="merge"' not in shown and 'value="merge_other_way"' not in shown and 'value="keep_both"' in shown
+    outcome = proposal_answer(proposal=proposal, actor=owner, answer="keep_both")
+    assert outcome.proposal.status == ProposalStatus.KEPT_BOTH
 
 
 # The summary draft ---------------------------------------------------------------------
