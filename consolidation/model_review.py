@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 from memory.clients.chat import ModelError, chat_completion
 from memory.facts.selectors import summary_text
-from memory.models import ModelEndpoint
+from memory.models import Audience, ModelEndpoint
 from memory.text.hints import looks_like_instructions
 from teams.models import Server
 
@@ -121,9 +121,11 @@ SUMMARY_PROMPT = (
 
 
 def _summary_sources(facts: list[PairingFact]) -> list[PairingFact]:
-    """The facts a summary draft is written from."""
-    # Facts that read like orders to the bot never reach the summary, which the bot reads in full.
-    usable = [fact for fact in facts if not looks_like_instructions(fact.content)]
+    """The facts a summary draft is written from: facts for the whole server only. The bot reads the summary in
+    every channel, so a fact for one channel or for staff only never reaches the model that drafts it."""
+    # Facts that read like orders to the bot never reach the summary either.
+    usable = [fact for fact in facts
+              if fact.audience == Audience.SERVER and not looks_like_instructions(fact.content)]
     return sorted(usable, key=lambda fact: (fact.confidence, fact.changed_at), reverse=True)[:SUMMARY_FACTS]
 
 
