@@ -343,3 +343,22 @@ def test_the_summary_draft_is_written_from_facts_for_the_whole_server_only(quiet
     assert not any(word in body for body in bodies for word in ("Zorvath", "Velmorrow"))
     draft = SummaryDraft.objects.get(server=quiet)
     assert "Zorvath" not in draft.content and "Velmorrow" not in draft.content
+
+
+def test_a_pair_with_a_staff_only_fact_is_proposed_without_showing_it_to_the_model(quiet, owner):
+    """Staff only means never handed to a model: the consolidation model's pair review included."""
+    make_fact(quiet, key="refund_note", content="Velmorrow's refund was approved on Friday.",
+              audience=Audience.STAFF, author=FactAuthor.staff(owner), created_at=long_ago(3))
+    make_fact(quiet, key="refund_note", content="Velmorrow's refund was approved on Friday!",
+              created_at=long_ago(3))
+    with played_model(quiet, owner, ModelPurpose.CONSOLIDATION, model_name="fake-consolidation",
+                      api_key="sk-consolidation-0123456789") as model:
+        model.script = [answer("A retro gaming server.")]
+        finished = run(quiet)
+    assert finished.status == RoundStatus.FINISHED
+    pair_questions = [request for request in model.requests
+                      if "You compare two facts" in json.dumps(request["body"])]
+    assert pair_questions == []
+    proposal = Proposal.objects.get(server=quiet)
+    assert Audience.STAFF in (proposal.keeper.audience, proposal.other.audience)
+    assert "were not shown to it" in finished.model_note
