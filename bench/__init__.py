@@ -2,6 +2,5 @@
 bench database (`make bench` runs them all; README).
 
 A package, so that bench/ itself is never on sys.path: run as a file, bench/consolidation.py stood in for
-the consolidation app once Celery's Django fix-up put the working directory first on sys.path. A script
-started as a file anyway (`python bench/load.py`) starts itself again as the module, from the root.
+the consolidation app once Celery's Django fix-up put the working directory first on sys.path.
 """

@@ -6,11 +6,6 @@ Uses the demo data (about 200 facts on Retro Arcade) through Django's test clien
 
 from __future__ import annotations
 
-if __name__ == "__main__" and not __package__:  # `python bench/<name>.py`: again as `python -m bench.<name>`
-    import os, sys  # noqa: E401 - from the repo root, so bench/ is not on sys.path (bench/__init__.py)
-    os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    os.execv(sys.executable, [sys.executable, "-m", f"bench.{os.path.basename(__file__)[:-3]}", *sys.argv[1:]])
-
 from bench._harness import report_latency, run, setup_django, time_calls
 
 RUNS = 200

@@ -73,11 +73,6 @@ Semantic at 10/s), a 1 s soak, 2 connections, 2 probes; any request that fails f
 
 from __future__ import annotations
 
-if __name__ == "__main__" and not __package__:  # `python bench/<name>.py`: again as `python -m bench.<name>`
-    import os, sys  # noqa: E401 - from the repo root, so bench/ is not on sys.path (bench/__init__.py)
-    os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    os.execv(sys.executable, [sys.executable, "-m", f"bench.{os.path.basename(__file__)[:-3]}", *sys.argv[1:]])
-
 import contextlib
 import json
 import math

@@ -20,11 +20,6 @@ SMOKE_FACTS facts (embedded in about a second); the figures keep their names.
 
 from __future__ import annotations
 
-if __name__ == "__main__" and not __package__:  # `python bench/<name>.py`: again as `python -m bench.<name>`
-    import os, sys  # noqa: E401 - from the repo root, so bench/ is not on sys.path (bench/__init__.py)
-    os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    os.execv(sys.executable, [sys.executable, "-m", f"bench.{os.path.basename(__file__)[:-3]}", *sys.argv[1:]])
-
 import sys
 import time
 

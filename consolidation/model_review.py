@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 from memory.clients.chat import ModelError, chat_completion
 from memory.facts.selectors import summary_text
-from memory.models import ModelEndpoint
+from memory.models import Audience, ModelEndpoint
 from memory.text.hints import looks_like_instructions
 from teams.models import Server
 
@@ -84,6 +84,9 @@ def model_review(endpoint: ModelEndpoint | None, pairs: list[Pair],
     the pairs it did not see keep the rules' verdict, and those only the vectors found are counted instead."""
     if endpoint is None:
         return ModelReview(_unchecked(pairs), {}, NO_MODEL_NOTE, used=False)
+    # A staff-only fact is never handed to a model, this one included: its pairs keep the rules' verdict.
+    staff_only = [pair for pair in pairs if Audience.STAFF in (pair.keeper.audience, pair.other.audience)]
+    pairs = [pair for pair in pairs if pair not in staff_only]
     reviewed: list[Pair] = []
     wordings: dict[tuple[int, int], str] = {}
     asked = 0
@@ -109,8 +112,12 @@ def model_review(endpoint: ModelEndpoint | None, pairs: list[Pair],
                              pair.why if verdict == pair.kind else f"The consolidation model calls it a {verdict}."))
         if verdict == ProposalKind.DUPLICATE and wording:
             wordings[(pair.keeper.id, pair.other.id)] = wording
-    reviewed.extend(_unchecked(unasked))
-    return ModelReview(reviewed, wordings, note or f"The consolidation model reviewed {asked} pairs.", used=asked > 0)
+    reviewed.extend(_unchecked(unasked + staff_only))
+    note = note or f"The consolidation model reviewed {asked} pairs."
+    if staff_only:
+        note += (f" {len(staff_only)} pair{'s' if len(staff_only) != 1 else ''} with a staff-only fact "
+                 "were not shown to it and keep the rules' verdict.")
+    return ModelReview(reviewed, wordings, note, used=asked > 0)
 
 
 SUMMARY_PROMPT = (
@@ -121,9 +128,11 @@ SUMMARY_PROMPT = (
 
 
 def _summary_sources(facts: list[PairingFact]) -> list[PairingFact]:
-    """The facts a summary draft is written from."""
-    # Facts that read like orders to the bot never reach the summary, which the bot reads in full.
-    usable = [fact for fact in facts if not looks_like_instructions(fact.content)]
+    """The facts a summary draft is written from: facts for the whole server only. The bot reads the summary in
+    every channel, so a fact for one channel or for staff only never reaches the model that drafts it."""
+    # Facts that read like orders to the bot never reach the summary either.
+    usable = [fact for fact in facts
+              if fact.audience == Audience.SERVER and not looks_like_instructions(fact.content)]
     return sorted(usable, key=lambda fact: (fact.confidence, fact.changed_at), reverse=True)[:SUMMARY_FACTS]
 
 

@@ -12,8 +12,10 @@ candidates are scored:
 
 Each candidate is then classified by rules (`classify`): a duplicate says the same thing; a
 contradiction says something incompatible about the same subject (another value, another number, or a
-negation). Everything here is plain Python over plain values, so the dry run and the round run the
-same code.
+negation). Two facts a merged fact could not stand for without reaching a channel one of them was not
+meant for (two facts for two different channels) are never paired, whichever way they were found
+(`may_pair`); a merge takes the narrower audience of the two (`merged_reach`). Everything here is plain
+Python over plain values, so the dry run and the round run the same code.
 """
 
 from __future__ import annotations
@@ -25,9 +27,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import combinations
+from typing import Protocol
 
 import numpy as np
 
+from memory.models import AUDIENCE_BREADTH, Audience
 from memory.text.words import WORD_NO_UNDERSCORE
 
 SIGNATURE_SIZE = 60
@@ -73,6 +77,53 @@ class PairingFact:
     staff_written: bool
     changed_at: datetime
     version: int
+    audience: str = Audience.SERVER
+    source_channel_id: str = ""
+    source_thread_id: str = ""
+
+
+class Audienced(Protocol):
+    """Who may see a fact and where it was learned: a PairingFact, or a memory.models.Fact."""
+
+    audience: str
+    source_channel_id: str
+    source_thread_id: str
+
+
+def channel_bound(fact: Audienced) -> str:
+    """The channel a fact's audience ties it to: its source channel, unless it is for the whole server ('' then, and
+    for a staff-only fact learned nowhere)."""
+    return "" if fact.audience == Audience.SERVER else fact.source_channel_id
+
+
+def may_pair(left: Audienced, right: Audienced) -> bool:
+    """Whether one merged fact could stand for both: not when each is tied to a channel and the channels differ (a
+    fact for #a merged with one for #b would show each in the other's channel, or hide both from both)."""
+    left_channel, right_channel = channel_bound(left), channel_bound(right)
+    return not left_channel or not right_channel or left_channel == right_channel
+
+
+@dataclass(frozen=True)
+class Reach:
+    """Who may see a merged fact and where it counts as learned."""
+
+    audience: str
+    source_channel_id: str
+    source_thread_id: str
+
+    def fits(self, fact: Audienced) -> bool:
+        """The fact already has this audience (and, when tied to a channel, this channel): it can stay as it is."""
+        return fact.audience == self.audience and channel_bound(fact) == channel_bound(self)
+
+
+def merged_reach(survivor: Audienced, retired: Audienced) -> Reach:
+    """A merge never widens: the narrower audience of the two, with the source of the side it comes from (the
+    survivor's on a tie). When that side was learned nowhere (a staff note), the other side's source, so a fact
+    learned in a private channel keeps that channel (its purge, the confirmation before widening it)."""
+    narrow, wide = ((survivor, retired) if AUDIENCE_BREADTH[survivor.audience] <= AUDIENCE_BREADTH[retired.audience]
+                    else (retired, survivor))
+    source = narrow if narrow.source_channel_id or not wide.source_channel_id else wide
+    return Reach(narrow.audience, source.source_channel_id, source.source_thread_id)
 
 
 @dataclass(frozen=True)
@@ -132,6 +183,7 @@ class Features:
     with_key_plain: frozenset[str]
     negated: bool
     numbers: frozenset[str]
+    channel: str  # channel_bound
 
 
 def features(fact: PairingFact) -> Features:
@@ -141,15 +193,20 @@ def features(fact: PairingFact) -> Features:
         fact=fact, who=(fact.scope, fact.member_id), subject=subject(fact), content=content,
         content_plain=content - NEGATIONS, with_key=frozenset(with_key), with_key_plain=frozenset(with_key - NEGATIONS),
         negated=bool(content & NEGATIONS), numbers=frozenset(_NUMBER.findall(fact.content)),
+        channel=channel_bound(fact),
     )
+
+
+def _may_pair(left: Features, right: Features) -> bool:
+    return left.who == right.who and (not left.channel or not right.channel or left.channel == right.channel)
 
 
 def classify(left: PairingFact | Features, right: PairingFact | Features) -> Pair | None:
     """Duplicate, contradiction, or nothing to propose (None). Facts about different members or of
-    different scopes are never paired."""
+    different scopes are never paired, nor facts for two different channels (`may_pair`)."""
     left = left if isinstance(left, Features) else features(left)
     right = right if isinstance(right, Features) else features(right)
-    if left.who != right.who:
+    if not _may_pair(left, right):
         return None
     same_subject = left.subject == right.subject
     similarity = jaccard(left.with_key, right.with_key)
@@ -253,12 +310,14 @@ def candidate_pairs(facts: Sequence[PairingFact]) -> set[tuple[int, int]]:
 
 def _exact_clusters(facts: Sequence[PairingFact],
                     described: list[Features]) -> tuple[list[int], list[Pair], dict[int, int]]:
-    """Facts saying word for word the same about the same subject form a cluster: each is paired with
-    the cluster's strongest fact only (a star, not every pair), and only that fact takes part in the
-    blocking. Returns (indexes of the facts that do, the star pairs, each fact's id → its hub's id)."""
+    """Facts saying word for word the same about the same subject, for the same channel (or none), form a
+    cluster: each is paired with the cluster's strongest fact only (a star, not every pair), and only that fact
+    takes part in the blocking. Returns (indexes of the facts that do, the star pairs, each fact's id → its hub's
+    id). The channel is part of the cluster: a hub for #a would stand for a member for #b, which may not pair
+    with it, and keep it from the server fact it may pair with."""
     clusters: dict[tuple, list[int]] = defaultdict(list)
     for index, described_fact in enumerate(described):
-        clusters[(described_fact.subject, described_fact.content)].append(index)
+        clusters[(described_fact.subject, described_fact.content, described_fact.channel)].append(index)
     representatives: list[int] = []
     stars: list[Pair] = []
     hub_of: dict[int, int] = {}
@@ -283,7 +342,8 @@ def find_pairs(facts: Sequence[PairingFact], neighbours: dict[tuple[int, int], f
     `neighbours` (Semantic): fact-id pairs the vectors see as close, with their cosine similarity; the
     rules classify them like any candidate. Those the rules cannot call (same meaning in other words,
     or the same topic with other values) come back as possible duplicates marked `by_meaning`: only a
-    model can tell which they are; without its verdict a round proposes them saying no model checked them."""
+    model can tell which they are; without its verdict a round proposes them saying no model checked them.
+    Neither way pairs two facts for two different channels."""
     described = [features(fact) for fact in facts]
     representatives, pairs, hub_of = _exact_clusters(facts, described)
     chosen = [facts[index] for index in representatives]
@@ -306,7 +366,7 @@ def find_pairs(facts: Sequence[PairingFact], neighbours: dict[tuple[int, int], f
         seen.add((low, high))
         left, right = described[index_of[low]], described[index_of[high]]
         pair = classify(left, right)
-        if pair is None and left.who == right.who:
+        if pair is None and _may_pair(left, right):  # the vectors' pairs obey the same rule as the blocking's
             keeper, other = winner_first(left.fact, right.fact)
             pair = Pair(keeper, other, "duplicate", closeness,
                         f"The vectors see them as saying the same (similarity {closeness:.2f}).", by_meaning=True)

@@ -1,4 +1,5 @@
-"""Reads for consolidation: the facts a round pairs, quietness, proposals waiting for an answer."""
+"""Reads for consolidation: the facts a round pairs, quietness, proposals waiting for an answer, and who would see
+the fact a merge leaves."""
 
 from __future__ import annotations
 
@@ -11,23 +12,34 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection
 from django.db.models import BooleanField, Case, Max, QuerySet, Value, When
 
+from memory.configuration.selectors import channel_display_name
 from memory.indexing.catchup import semantic_pairs_ready
-from memory.models import AISettings, AuthorKind, Exchange, Fact, FactEmbedding, ModelEndpoint, ModelPurpose
+from memory.models import (
+    AISettings,
+    Audience,
+    AuthorKind,
+    Exchange,
+    Fact,
+    FactEmbedding,
+    ModelEndpoint,
+    ModelPurpose,
+)
 from memory.types import DEFAULT_MEMORY_TYPE
 from teams.models import Server, ServerUserObjectPermission
 from teams.permissions import servers_reviewable_by
 
 from .model_review import UNCHECKED_MARK
 from .models import ConsolidationRound, DraftStatus, Proposal, ProposalStatus, RoundStatus, SummaryDraft
-from .pairs import PairingFact, vector_neighbours
+from .pairs import Audienced, PairingFact, Reach, channel_bound, may_pair, merged_reach, vector_neighbours
 
 
 def pairing_facts(server: Server) -> list[PairingFact]:
-    """Every fact in force of the server, as plain values (a cursor, not model instances: a round
-    reads up to hundreds of thousands of rows)."""
+    """Every fact in force of the server, with its audience and source, as plain values (a cursor, not model
+    instances: a round reads up to hundreds of thousands of rows)."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT id, number, key, content, scope, member_id, confidence, author_kind = %s, changed_at, version"
+            "SELECT id, number, key, content, scope, member_id, confidence, author_kind = %s, changed_at, version,"
+            " audience, source_channel_id, source_thread_id"
             " FROM memory_fact WHERE server_id = %s AND retracted_at IS NULL ORDER BY id",
             [AuthorKind.STAFF, server.pk],
         )
@@ -35,17 +47,72 @@ def pairing_facts(server: Server) -> list[PairingFact]:
 
 
 def semantic_neighbours(server: Server) -> dict[tuple[int, int], float]:
-    """Under Semantic, with the vectors complete: fact pairs the vectors see as close (extra candidates)."""
+    """Under Semantic, with the vectors complete: fact pairs the vectors see as close (extra candidates), never two
+    facts for two different channels (the pairing rule, consolidation.pairs.may_pair)."""
     provider = semantic_pairs_ready(server)
     if provider is None:
         return {}
     rows = list(FactEmbedding.objects.filter(server=server, model_name=provider.model_name,
-                                             fact__retracted_at__isnull=True).values_list("fact_id", "vector"))
+                                             fact__retracted_at__isnull=True)
+                .values_list("fact_id", "vector", "fact__audience", "fact__source_channel_id"))
     if len(rows) < 2:
         return {}
-    ids = [fact_id for fact_id, _ in rows]
-    vectors = np.asarray([vector for _, vector in rows], dtype=np.float32)
-    return vector_neighbours(ids, vectors)
+    ids = [fact_id for fact_id, *_ in rows]
+    vectors = np.asarray([vector for _, vector, *_ in rows], dtype=np.float32)
+    reach = {fact_id: Reach(audience, channel, "") for fact_id, _, audience, channel in rows}
+    return {pair: closeness for pair, closeness in vector_neighbours(ids, vectors).items()
+            if may_pair(reach[pair[0]], reach[pair[1]])}
+
+
+
+def reach_words(server: Server, reach: Audienced) -> str:
+    """Who sees a fact, in words: 'in every channel', 'only in #mod-chat', 'by staff only'."""
+    if reach.audience == Audience.CHANNEL:
+        return f"only in {channel_display_name(server, reach.source_channel_id)}"
+    return "by staff only" if reach.audience == Audience.STAFF else "in every channel"
+
+
+def merged_audience_sentence(server: Server, reach: Reach) -> str:
+    """What a proposal says of the merged fact's audience ('' when it is for the whole server)."""
+    if reach.audience == Audience.CHANNEL:
+        return f"The merged fact will be visible only in {channel_display_name(server, reach.source_channel_id)}."
+    if reach.audience == Audience.STAFF:
+        return "The merged fact will be staff only: the bot is never handed it."
+    return ""
+
+
+def unmergeable_sentence(server: Server, first: Fact, second: Fact) -> str:
+    """Why two facts for two different channels are never merged ('' when they may be)."""
+    if may_pair(first, second):
+        return ""
+    return (f"#{first.number} was learned in {channel_display_name(server, channel_bound(first))} and "
+            f"#{second.number} in {channel_display_name(server, channel_bound(second))}, and neither is for the whole "
+            "server: one merged fact would reach a channel one of them is not for. Keep both, or change an audience "
+            "on the memory page first.")
+
+
+@dataclass(frozen=True)
+class MergeAudience:
+    """What a duplicate's proposal says about who would see the merged fact."""
+
+    allowed: bool  # False: the two are for two different channels (a proposal from before audiences)
+    sentence: str  # the merged fact's audience, or why the two cannot be merged; '' for the whole server
+    widest: str  # when the two differ: who sees the wider of the two today ('' when they are alike)
+    keeper_copied: bool  # a plain merge writes the keeper anew with the narrower audience and sets it aside
+
+
+def merge_audience(server: Server, proposal: Proposal) -> MergeAudience:
+    """Who would see the fact a merge leaves: the narrower audience of the two (consolidation.pairs.merged_reach)."""
+    keeper, other = proposal.keeper, proposal.other
+    refusal = unmergeable_sentence(server, keeper, other)
+    if refusal:
+        return MergeAudience(allowed=False, sentence=refusal, widest="", keeper_copied=False)
+    reach = merged_reach(keeper, other)
+    wider = next((fact for fact in (keeper, other) if fact.audience != reach.audience), None)
+    widest = (f"A merge never widens who sees a fact: #{wider.number} is seen {reach_words(server, wider)} today."
+              if wider is not None else "")
+    return MergeAudience(allowed=True, sentence=merged_audience_sentence(server, reach), widest=widest,
+                         keeper_copied=not reach.fits(keeper))
 
 
 def memory_type_now(server: Server, *, lock: bool = False) -> str:

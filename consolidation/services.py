@@ -13,11 +13,13 @@ from django.utils import timezone
 from guardian.shortcuts import assign_perm, remove_perm
 
 from memory.facts.services import FactAuthor, fact_create, fact_retract, summary_set
-from memory.models import AuthorKind, Fact
+from memory.models import Audience, AuthorKind, Fact
 from teams.models import Membership, Server
 from teams.services import audit_record
 
 from .models import DraftStatus, Proposal, ProposalKind, ProposalStatus, SummaryDraft
+from .pairs import Reach, merged_reach
+from .selectors import reach_words, unmergeable_sentence
 
 
 class Answer:
@@ -33,9 +35,9 @@ class Answer:
 class AnswerOutcome:
     proposal: Proposal
     message: str  # one sentence for the person who answered
-    survivor: Fact | None = None  # the fact in force after a merge (new when the model's wording was used)
+    survivor: Fact | None = None  # the fact in force after a merge (new in the model's wording or a narrower audience)
     retired: Fact | None = None
-    rewritten: Fact | None = None  # a merge in the model's wording: the kept fact's old wording, set aside too
+    rewritten: Fact | None = None  # a merge into a new fact: the kept fact as it was, set aside too
 
 
 def _changed_facts(proposal: Proposal, keeper: Fact, other: Fact) -> list[Fact]:
@@ -47,7 +49,9 @@ def _changed_facts(proposal: Proposal, keeper: Fact, other: Fact) -> list[Fact]:
 def proposal_answer(*, proposal: Proposal, actor: AbstractBaseUser, answer: str) -> AnswerOutcome:
     """Apply one answer. A proposal whose facts changed since the round is marked out of date and
     nothing else happens; a contradiction is never merged (only 'keep both' settles its flag). A merge
-    only supersedes: no fact loses its wording, so every fact it sets aside can be restored as it was."""
+    only supersedes: no fact loses its wording, so every fact it sets aside can be restored as it was. A merge
+    never widens who sees a fact: what it leaves has the narrower audience of the two, and two facts for two
+    different channels are never merged."""
     if answer not in Answer.ALL:
         raise ValidationError({"answer": "Answer with merge, merge_other_way, keep_both, retract_keeper or "
                                          "retract_other."})
@@ -84,15 +88,22 @@ def proposal_answer(*, proposal: Proposal, actor: AbstractBaseUser, answer: str)
                      target_ids=[keeper.number, other.number], count=2)
         return AnswerOutcome(locked, f"Kept both #{keeper.number} and #{other.number}; this pair is not asked "
                                      "again unless one of them is rewritten.")
+    refusal = unmergeable_sentence(locked.server, keeper, other)
+    if refusal:  # a proposal from before facts had audiences: rounds no longer pair such facts
+        raise ValidationError(refusal)
     survivor, retired = (keeper, other) if answer == Answer.MERGE else (other, keeper)
-    if locked.wording_by_model and locked.wording and locked.wording != survivor.content:
-        return _merge_into_new_wording(locked, actor, answer, survivor, retired, now)
+    reach = merged_reach(survivor, retired)
+    reworded = bool(locked.wording_by_model and locked.wording and locked.wording != survivor.content)
+    if reworded or not reach.fits(survivor):
+        return _merge_into_new_fact(locked, actor, answer, survivor, retired, now, reach,
+                                    wording=locked.wording if reworded else survivor.content)
     retired = fact_retract(fact=retired, reason=f"merged into #{survivor.number}", superseded_by=survivor)
     _close_merge(locked, actor, answer, now)
+    seen = "" if reach.audience == Audience.SERVER else f", seen {reach_words(locked.server, reach)}"
     audit_record(actor=actor, server=locked.server, action="proposal.merge",
                  target_ids=[survivor.number, retired.number], count=1,
-                 result=f"#{retired.number} merged into #{survivor.number}")
-    return AnswerOutcome(locked, f"Merged: #{retired.number} now points to #{survivor.number} "
+                 result=f"#{retired.number} merged into #{survivor.number}{seen}")
+    return AnswerOutcome(locked, f"Merged: #{retired.number} now points to #{survivor.number}{seen} "
                                  "(restore it from the Retracted tab if this was wrong).",
                          survivor=survivor, retired=retired)
 
@@ -111,24 +122,33 @@ def _merged_author(actor: AbstractBaseUser, *originals: Fact) -> FactAuthor:
     return FactAuthor.bot(learned.learned_from_member_id) if learned else FactAuthor.staff(actor)
 
 
-def _merge_into_new_wording(locked: Proposal, actor: AbstractBaseUser, answer: str, survivor: Fact, retired: Fact,
-                            now: datetime) -> AnswerOutcome:
-    """The model's wording becomes a new fact and both originals are superseded by it, word for word:
-    rewriting the survivor in place would lose its wording for good once the other fact is restored."""
+def _merge_into_new_fact(locked: Proposal, actor: AbstractBaseUser, answer: str, survivor: Fact, retired: Fact,
+                         now: datetime, reach: Reach, wording: str) -> AnswerOutcome:
+    """The merged fact is written anew and both originals are superseded by it, word for word: with the model's
+    wording, or with the survivor's when the survivor is seen more widely than the narrower audience the merge
+    takes (`reach`). Rewriting or narrowing the survivor in place would lose its wording or its audience for good
+    once the other fact is restored."""
     merged = fact_create(server=locked.server, author=_merged_author(actor, survivor, retired), key=survivor.key,
-                         content=locked.wording, scope=survivor.scope, member_id=survivor.member_id,
-                         confidence=survivor.confidence, importance=survivor.importance)
+                         content=wording, scope=survivor.scope, member_id=survivor.member_id,
+                         confidence=survivor.confidence, importance=survivor.importance, audience=reach.audience,
+                         source_channel_id=reach.source_channel_id, source_thread_id=reach.source_thread_id)
     survivor = fact_retract(fact=survivor, reason=f"merged with #{retired.number} into #{merged.number}",
                             superseded_by=merged)
     retired = fact_retract(fact=retired, reason=f"merged with #{survivor.number} into #{merged.number}",
                            superseded_by=merged)
     _close_merge(locked, actor, answer, now)
+    reworded = wording != survivor.content
+    how = ["the consolidation model's wording" if reworded else f"#{survivor.number} word for word"]
+    if reach.audience != Audience.SERVER:
+        how.append(f"seen {reach_words(locked.server, reach)}, the narrower audience of the two")
     audit_record(actor=actor, server=locked.server, action="proposal.merge",
                  target_ids=[merged.number, survivor.number, retired.number], count=2,
                  result=f"#{survivor.number} and #{retired.number} merged into new #{merged.number} "
-                        "(the consolidation model's wording)")
+                        f"({'; '.join(how)})")
+    wording_said = "in the proposed wording" if reworded else f"in #{survivor.number}'s words"
+    seen = "" if reach.audience == Audience.SERVER else f", seen {reach_words(locked.server, reach)}"
     return AnswerOutcome(locked, f"Merged: #{survivor.number} and #{retired.number} now point to the new "
-                                 f"#{merged.number} in the proposed wording (restore either from the Retracted tab "
+                                 f"#{merged.number} {wording_said}{seen} (restore either from the Retracted tab "
                                  "if this was wrong).", survivor=merged, retired=retired, rewritten=survivor)
 
 

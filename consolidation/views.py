@@ -33,6 +33,7 @@ from .rounds import RoundNotQueued, round_queue
 from .selectors import (
     consolidation_model,
     latest_round,
+    merge_audience,
     open_round,
     pending_draft,
     pending_proposals,
@@ -53,9 +54,12 @@ def _unchecked_because(server: Server, latest) -> str:
 def _review_context(server: Server, user, message: str = "") -> dict:
     pending = pending_proposals(server)
     latest = latest_round(server)
+    proposal = pending.first()
     return {
         "server": server,
-        "proposal": pending.first(),
+        "proposal": proposal,
+        # Who would see the merged fact (the narrower audience of the two), said on a duplicate's proposal.
+        "merge_audience": merge_audience(server, proposal) if proposal is not None else None,
         "pending_count": pending.count(),
         "draft": pending_draft(server),
         "summary": summary_current(server),

@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import connection, models, transaction
+from django.template.defaultfilters import pluralize
 
 from consolidation.holds import discard_results_quoting, discard_server_results, hold_rounds_off
 from memory.models import Exchange, Fact, Summary
 from teams.models import Server
 from teams.services import audit_record
 
-from .selectors import PurgeSource, facts_learned_in
+from .selectors import PurgeSource, facts_concerning_member, facts_learned_in
 from .services import validate_member_id
 
 
@@ -85,7 +86,8 @@ def server_wipe(*, server: Server, actor: AbstractBaseUser) -> WipeResult:
     summaries, _ = Summary.objects.filter(server=server).delete()
     exchanges = _delete_exchanges(Exchange.objects.filter(server=server))
     audit_record(actor=actor, server=server, action="memory.wipe_server", count=facts + summaries + exchanges,
-                 result=f"{facts} facts, {summaries} summaries and {exchanges} exchanges deleted"
+                 result=f"{facts} fact{pluralize(facts)}, {summaries} summar{pluralize(summaries, 'y,ies')} and "
+                        f"{exchanges} exchange{pluralize(exchanges)} deleted"
                         + (f", with {proposals_and_drafts} consolidation proposals and drafts" if proposals_and_drafts
                            else ""))
     return WipeResult(facts=facts, summaries=summaries, exchanges=exchanges)
@@ -125,9 +127,7 @@ def member_wipe(*, server: Server, actor: AbstractBaseUser | None, member_id: st
     wipe."""
     member_id = validate_member_id(member_id)
     hold_rounds_off(server)
-    about_member = Fact.objects.filter(server=server).filter(
-        models.Q(member_id=member_id) | models.Q(learned_from_member_id=member_id)
-    )
+    about_member = facts_concerning_member(server, member_id)
     # Facts of other members that these replaced stay, with the link to the deleted replacement cleared.
     Fact.objects.filter(superseded_by__in=about_member).exclude(pk__in=about_member).update(superseded_by=None)
     proposals_and_drafts = discard_results_quoting(server, about_member)
@@ -145,15 +145,15 @@ def member_wipe(*, server: Server, actor: AbstractBaseUser | None, member_id: st
     # stays for staff to edit (the wipe page says so): deleting it would leave the bot without any summary.
     earlier_summaries, _ = Summary.objects.filter(server=server, retracted_at__isnull=False).delete()
     facts = len(numbers)
-    extra = [f"{count} {what}" for count, what in ((redacted, "other exchanges redacted"),
-                                                   (proposals_and_drafts, "consolidation proposals and drafts deleted"),
-                                                   (earlier_summaries, "earlier summary wordings deleted"))
-             if count]
+    extra = [f"{count} {what}" for count, what in (
+        (redacted, f"other exchange{pluralize(redacted)} redacted"),
+        (proposals_and_drafts, "consolidation proposals and drafts deleted"),
+        (earlier_summaries, f"earlier summary wording{pluralize(earlier_summaries)} deleted")) if count]
+    # target_ids holds the member's id; the audit page writes it as a member (memory_extras.audit_targets).
     audit_record(actor=actor, server=server, action="memory.wipe_member", target_ids=[int(member_id)],
-                 actor_label=actor_label,
-                 count=facts + exchanges,
-                 result=f"{facts} facts about or from member {member_id} and {exchanges} of their exchanges deleted"
-                        + "".join(f", {part}" for part in extra))
+                 actor_label=actor_label, count=facts + exchanges,
+                 result=f"{facts} fact{pluralize(facts)} about or from member {member_id} and {exchanges} "
+                        f"exchange{pluralize(exchanges)} of theirs deleted" + "".join(f", {part}" for part in extra))
     return WipeResult(facts=facts, exchanges=exchanges)
 
 
@@ -175,6 +175,6 @@ def facts_purge(*, server: Server, source: PurgeSource, actor: AbstractBaseUser 
     redacted = _redact_wiped_facts_in_exchanges(server, numbers, note="deleted by a purge")
     removed = len(numbers)
     audit_record(actor=actor, server=server, action="memory.purge", count=removed, actor_label=actor_label,
-                 result=f"{removed} {'fact' if removed == 1 else 'facts'} learned in {source.describe()} deleted"
-                        + (f", {redacted} exchanges redacted" if redacted else ""))
+                 result=f"{removed} fact{pluralize(removed)} learned in {source.describe()} deleted"
+                        + (f", {redacted} exchange{pluralize(redacted)} redacted" if redacted else ""))
     return removed

@@ -144,6 +144,34 @@ def _count_label(facts: QuerySet[Fact], estimate: int) -> str:
     return f"{exact} fact{'s' if exact != 1 else ''}"
 
 
+def facts_in_force_counts(server_ids: list[int]) -> dict[int, str]:
+    """Each server's facts in force as the memory page counts them ("3", "about 1,000,000"). One statement counts
+    every server's facts up to one past EXACT_COUNT_LIMIT; a server past it gets the planner's estimate instead
+    (one EXPLAIN), so a million-fact server costs 5,001 index entries, never a million."""
+    if not server_ids:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """
+            SELECT server.id, (SELECT count(*) FROM (
+                SELECT FROM memory_fact WHERE server_id = server.id AND retracted_at IS NULL LIMIT %s
+            ) up_to_one_past_the_limit)
+            FROM unnest(%s::bigint[]) AS server(id)
+            """,
+            [EXACT_COUNT_LIMIT + 1, list(server_ids)],
+        )
+        counted = dict(cursor.fetchall())
+    labels = {}
+    for server_id, count in counted.items():
+        if count <= EXACT_COUNT_LIMIT:
+            labels[server_id] = str(count)
+            continue
+        estimate = _estimated_rows(_filtered_facts(FactFilter((server_id,))))
+        labels[server_id] = (f"about {estimate:,}" if estimate > EXACT_COUNT_LIMIT
+                             else f"more than {EXACT_COUNT_LIMIT:,}")
+    return labels
+
+
 def _window_page_ids(fact_filter: FactFilter, cursor, *, newest_first: bool, exclude_ids: list[int],
                      page_size: int) -> list[int] | None:
     """The next page of a search when its word is common: walk the covering (server, changed_at, id)

@@ -5,10 +5,11 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Q, QuerySet
+from django.db.models.functions import Lower
 
 from consolidation.models import DraftStatus, SummaryDraft
-from memory.models import Fact, Summary
+from memory.models import Exchange, Fact, Summary
 from teams.models import Server
 
 
@@ -49,6 +50,36 @@ def member_facts(server: Server, member_id: str) -> tuple[list[Fact], list[Fact]
     about = list(in_force.filter(member_id=member_id))
     learned_from = list(in_force.filter(learned_from_member_id=member_id).exclude(member_id=member_id))
     return about, learned_from
+
+
+def facts_concerning_member(server: Server, member_id: str) -> QuerySet[Fact]:
+    """Facts about the member or learned from their messages: the facts a member wipe deletes."""
+    return Fact.objects.filter(server=server).filter(Q(member_id=member_id) | Q(learned_from_member_id=member_id))
+
+
+@dataclass(frozen=True)
+class WipeCounts:
+    """What a wipe would delete, counted before anyone confirms it."""
+
+    facts: int
+    exchanges: int
+
+    @property
+    def nothing_stored(self) -> bool:
+        return not (self.facts or self.exchanges)
+
+
+def server_wipe_counts(server: Server) -> WipeCounts:
+    """Every fact of the server (retracted ones too) and every exchange: what server_wipe deletes besides the
+    summary's wordings."""
+    return WipeCounts(facts=Fact.objects.filter(server=server).count(),
+                      exchanges=Exchange.objects.filter(server=server).count())
+
+
+def member_wipe_counts(server: Server, member_id: str) -> WipeCounts:
+    """The facts about the member or learned from them and the member's own exchanges: what member_wipe deletes."""
+    return WipeCounts(facts=facts_concerning_member(server, member_id).count(),
+                      exchanges=Exchange.objects.filter(server=server, author_id=member_id).count())
 
 
 def fact_by_number(server: Server, number: int) -> Fact:
@@ -98,8 +129,11 @@ def summary_text(server: Server) -> str:
     return current.content if current else ""
 
 
-def servers_with_memory_overview(servers: QuerySet[Server]) -> QuerySet[Server]:
-    """Servers annotated with what the home page shows: facts in force and the memory type."""
-    return servers.select_related("team", "ai_settings").annotate(
-        facts_in_force=Count("facts", filter=Q(facts__retracted_at__isnull=True))
-    )
+def servers_with_memory_overview(servers: QuerySet[Server], *, matching: str = "") -> QuerySet[Server]:
+    """The servers the home page lists, by name, with their team and memory type; `matching` keeps those whose
+    name or team name holds it, or whose guild id starts with it. Their facts are counted apart
+    (memory.facts.listing.facts_in_force_counts): a count joined here reads every fact of a million-fact server."""
+    if matching:
+        servers = servers.filter(Q(name__icontains=matching) | Q(team__name__icontains=matching)
+                                 | Q(guild_id__startswith=matching))
+    return servers.select_related("team", "ai_settings").order_by(Lower("name"), "name", "pk")

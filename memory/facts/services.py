@@ -9,6 +9,7 @@ from datetime import datetime
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import connection, models, transaction
+from django.template.defaultfilters import pluralize
 from django.utils import timezone
 
 from memory.configuration.selectors import channel_display_name, channel_is_public

@@ -123,6 +123,17 @@ def _archive_numbers(server: Server, facts: int) -> list[str]:
     ]
 
 
+def _retracted_earlier(retracted: int, label: str) -> str:
+    """What a type that deletes retracted facts does with those retracted while the server was another type: the
+    memory page still shows them (its Retracted tab), so the card must not say only that retracted facts go."""
+    one = retracted == 1
+    them = "it" if one else "them"
+    return (f"{retracted:,} fact{'' if one else 's'} retracted earlier, under another type, "
+            f"stay{'s' if one else ''} retracted, not deleted: the bot does not see {them}, the memory page lists "
+            f"{them} in its Retracted tab, and {'it' if one else 'they'} can be restored. Only what the bot retracts "
+            f"under {label} is deleted.")
+
+
 def type_cards(server: Server, current: str) -> list[TypeCard]:
     """The six cards, each with what choosing it would move on this server right now."""
     retracted = Fact.objects.filter(server=server, retracted_at__isnull=False).count()
@@ -136,6 +147,8 @@ def type_cards(server: Server, current: str) -> list[TypeCard]:
         slot_changes = None
         if profile.value == current:
             lines.append("This server uses it now.")
+            if profile.retract_deletes and retracted:
+                lines.append(_retracted_earlier(retracted, profile.label))
         elif not profile.ready:
             lines.append("Not ready yet: it cannot be chosen until its machinery is built.")
         elif profile.addition == Addition.FLAT_LIST:

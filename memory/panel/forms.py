@@ -59,13 +59,21 @@ class SummaryForm(forms.Form):
                                                             "characters."})
 
 
-class WipeForm(forms.Form):
+class WipeChoiceForm(forms.Form):
+    """The wipe page's first step: what to wipe. Nothing is chosen beforehand."""
+
     SERVER, MEMBER = "server", "member"
     target = forms.ChoiceField(
         choices=[(SERVER, "Everything about this server"), (MEMBER, "Everything about one member")],
-        widget=forms.RadioSelect, initial=SERVER,
+        widget=forms.RadioSelect,
+        error_messages={"required": "Choose what to wipe: everything about this server, or one member."},
     )
     member_id = forms.CharField(required=False, max_length=40, label="Discord user id of the member")
+
+
+class WipeForm(WipeChoiceForm):
+    """The second step: the choice again (hidden) and the name or id typed to confirm it."""
+
     confirmation = forms.CharField(max_length=200, label="Type the server name (or the member id) to confirm")
 
 

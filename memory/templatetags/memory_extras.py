@@ -10,3 +10,17 @@ def channel_label(channel_id: str, channels: dict | None) -> str:
     """#name (id) when the Discord adapter reported the channel's name, else the id."""
     name = (channels or {}).get(channel_id)
     return f"#{name} ({channel_id})" if name else f"channel {channel_id}"
+
+
+# Audit actions whose target_ids hold a Discord member's id, not fact numbers.
+MEMBER_TARGETS = frozenset({"memory.wipe_member"})
+SHOWN_TARGETS = 5
+
+
+@register.simple_tag
+def audit_targets(action: str, target_ids: list) -> str:
+    """What an audit row was about: fact numbers as the memory page writes them (#12), a member as a member."""
+    if action in MEMBER_TARGETS:
+        return ", ".join(f"member {target}" for target in target_ids)
+    shown = " ".join(f"#{target}" for target in target_ids[:SHOWN_TARGETS])
+    return f"{shown} …" if len(target_ids) > SHOWN_TARGETS else shown

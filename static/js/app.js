@@ -1,4 +1,5 @@
-// Lorekeeper's only script of its own: tell the user when an HTMX request fails instead of doing nothing.
+// Lorekeeper's only script of its own: tell the user when an HTMX request fails instead of doing nothing, and keep
+// the memory page's search box in step with the address when the browser goes back or forward.
 (function () {
   "use strict";
   var messages = {
@@ -21,5 +22,12 @@
   });
   document.addEventListener("htmx:sendError", function () {
     show("The server could not be reached. Check your connection and try again.");
+  });
+  // htmx restores a page as it was drawn, and the search box was drawn once, empty or with the search the page
+  // was opened with; what was typed since lives in the box, not in what htmx kept. The list comes back with the
+  // address, so the box follows the address (the view has already put the search it ran there).
+  document.addEventListener("htmx:historyRestore", function () {
+    var search = document.getElementById("id_q");
+    if (search) { search.value = new URLSearchParams(window.location.search).get("q") || ""; }
   });
 })();

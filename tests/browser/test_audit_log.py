@@ -23,9 +23,10 @@ def logged(transactional_db):
     owner = UserFactory(username="owner")
     membership_add(team=team, user=owner)
     configure_grant(server=server, user=owner)
-    audit_record(actor=owner, server=server, action="memory.wipe_member", target_ids=range(1, 40), count=51,
-                 result=f"39 facts about or learned from member {MEMBER} and 12 exchanges deleted, "
-                        "with 3 consolidation proposals and drafts")
+    audit_record(actor=owner, server=server, action="memory.wipe_member", target_ids=[int(MEMBER)], count=51,
+                 result=f"39 facts about or from member {MEMBER} and 12 exchanges of theirs deleted, "
+                        "3 consolidation proposals and drafts deleted, 2 earlier summary wordings deleted")
+    audit_record(actor=owner, server=server, action="proposal.keep_both", target_ids=range(1, 40), count=2)
     audit_record(actor=None, server=server, action="summary.set", count=1, actor_label="bot")
     audit_record(actor=owner, server=server, action="ai_settings.update",
                  result="max_injected_items 20→25; read_channel_ids 111000000000000111,111000000000000222,"
@@ -67,6 +68,7 @@ def test_on_a_desktop_the_log_is_a_table_with_its_header(live_server, logged, pa
     for header in ("When", "Who", "What", "Items", "Result"):
         expect(page.locator("table.audit thead th", has_text=header)).to_be_visible()
     row = page.locator("table.audit tbody tr", has_text="memory.wipe_member")
+    expect(row.locator("td[data-label=What]")).to_have_text(f"memory.wipe_member member {MEMBER}")  # not #2000…
     assert row.evaluate("tr => getComputedStyle(tr).display") == "table-row"
     cells = row.locator("td")
     tops = {round(cells.nth(index).bounding_box()["y"]) for index in range(5)}

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from memory.facts.services import fact_retract
@@ -61,6 +63,39 @@ def test_search_narrows_the_list_as_you_type(live_server, arcade, page):
     page.fill("#id_q", "")
     page.locator("#id_q").dispatch_event("input")
     expect(page.locator("#fact-rows .fact")).to_have_count(3)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_back_and_forward_put_the_search_of_the_address_in_the_box(live_server, arcade, page, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    log_in(page, live_server, "viewer")
+    open_memory(page, live_server)
+    search = page.locator("#id_q")
+    search.press_sequentially("tourn", delay=40)
+    expect(page).to_have_url(re.compile(r"[?&]q=tourn(&|$)"))
+    search.fill("")
+    search.press_sequentially("paul", delay=40)
+    expect(page).to_have_url(re.compile(r"[?&]q=paul(&|$)"))
+    expect(page.locator("#fact-rows .fact")).to_have_count(1)
+    # Back: the address and the list are the earlier search's, and so is the box (it stayed empty: it was drawn as
+    # the page first came, and htmx restores the page as it was drawn, not as it was typed into).
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"[?&]q=tourn(&|$)"))
+    expect(page.locator("#fact-rows .fact")).to_have_count(1)
+    assert visible_keys(page) == ["tournament_day"]
+    expect(search).to_have_value("tourn")
+    screenshot(page, f"memory-back-to-search-{width}")
+    page.go_back()
+    expect(page).not_to_have_url(re.compile(r"[?&]q="))
+    expect(page.locator("#fact-rows .fact")).to_have_count(3)
+    expect(search).to_have_value("")
+    page.go_forward()
+    expect(page).to_have_url(re.compile(r"[?&]q=tourn(&|$)"))
+    expect(search).to_have_value("tourn")
+    # Forward again to the later search, box and list alike.
+    page.go_forward()
+    expect(search).to_have_value("paul")
+    assert visible_keys(page) == ["paul_birthday"]
 
 
 def test_owner_adds_edits_and_deletes_a_fact(live_server, arcade, page):
@@ -186,6 +221,7 @@ def test_the_ranked_dry_run_follows_a_sample_message_as_it_is_typed(live_server,
     page.click("button:has-text('Compare the six types')")
     card = page.locator("#type-ranked")
     expect(card).to_contain_text("0 of 3 facts in force already have an importance score")
+    card.locator("a:has-text('Which facts')").click()  # the field is below the cards, with the tables
     page.locator("#ranked-sample-message").press_sequentially("tournament", delay=30)
     expect(page.locator("#ranked-sample-slots")).to_contain_text("For “tournament”")
     expect(page.locator("#ranked-sample-slots table", has_text="Would win a slot")).to_contain_text("tournament_day")
@@ -251,3 +287,70 @@ def test_deleting_a_fact_on_page_two_keeps_the_list_on_page_two(live_server, arc
     expect(page.locator(".pager a[rel=next]")).to_have_count(0)
     page.go_back()  # the fallback replaced page two's history entry instead of adding one: back is page one
     expect(page).not_to_have_url(re.compile(r"[?&](after|before)="))
+
+
+WORDS = ("amber birch cedar delta ember fjord grove heron iris juniper kestrel lotus maple nectar onyx pebble quartz "
+         "raven sage tundra").split()
+
+
+@pytest.fixture
+def slots_change_hands(arcade):
+    """Classic's 20 slots go to the newest facts; Ranked would give 17 of them to old essential rules instead (the
+    three facts of `arcade`, unscored and new, keep theirs): 17 winners and 17 losers, each a line of text long
+    enough to break in a narrow column. Each fact is about a member of its own, so no two make a pair for
+    Consolidated's card: the cards' heights are the Ranked dry run's doing alone."""
+    now = timezone.now()
+    for index, word in enumerate(WORDS):
+        make_fact(arcade, key=f"chat_{word}", importance=0.0, created_at=now - timedelta(minutes=index + 1),
+                  scope="member", member_id=f"2000000000000001{index:02d}",
+                  content=f"Chat {word}: members chatted about {word} screensavers in #{word} for a while.")
+        make_fact(arcade, key=f"rule_{word}", importance=1.0, created_at=now - timedelta(days=90 + index),
+                  scope="member", member_id=f"2000000000000002{index:02d}",
+                  content=f"Rule {word}: announcements from the {word} moderators belong in #{word} only.")
+    return arcade
+
+
+def box(locator) -> dict:
+    """Where the element is on the page (a bounding box is where it is in the viewport, which scrolls)."""
+    found = locator.bounding_box()
+    return {**found, "y": found["y"] + locator.page.evaluate("window.scrollY")}
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_ranked_tables_open_below_the_six_cards_at_full_width(live_server, slots_change_hands, page, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    log_in(page, live_server, "viewer")
+    open_memory(page, live_server)
+    page.click("button:has-text('Compare the six types')")
+    expect(page.locator(".type-card")).to_have_count(6)
+    expect(page.locator("#type-ranked")).to_contain_text("17 facts would win a slot and 17 would lose one")
+    expect(page.locator(".lazy-dry-run .progress")).to_have_count(0)  # Consolidated and Semantic measured too
+    cards = [box(page.locator(".type-card").nth(index)) for index in range(6)]
+    grid, comparison = box(page.locator(".type-cards")), box(page.locator("#memory-type"))
+    screenshot(page, f"memory-compare-{width}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    if width == 1280:
+        # Side by side in one row. Ranked's tables squeezed into its ~175 px column made it, the row and so every
+        # other card 12,800 px tall (the page 17,700); its card's own text is about 1,200 px now.
+        assert {round(card["y"]) for card in cards} == {round(cards[0]["y"])}
+        assert max(card["height"] for card in cards) <= 1_500, [card["height"] for card in cards]
+        assert comparison["height"] <= 1_900, comparison["height"]
+    else:
+        # One column on a phone, Ranked's card about 650 px (7,300 with its tables).
+        assert all(card["width"] >= grid["width"] - 1 for card in cards)
+        assert max(card["height"] for card in cards) <= 1_000, [card["height"] for card in cards]
+    # Which facts: the card's link opens the tables below the six cards, as wide as the cards together.
+    page.locator("#type-ranked a:has-text('Which facts')").click()
+    winners = page.locator("#ranked-sample-slots table", has_text="Would win a slot")
+    expect(winners).to_be_visible()
+    expect(winners).to_contain_text("rule_amber")
+    cards_bottom = max(card["y"] + card["height"] for card in cards)
+    assert box(winners)["y"] > cards_bottom
+    assert box(winners)["width"] >= grid["width"] - 40, (box(winners)["width"], grid["width"])
+    # A sample message's tables take their place there, just as wide.
+    page.locator("#ranked-sample-message").press_sequentially("announcements", delay=30)
+    expect(page.locator("#ranked-sample-slots")).to_contain_text("For “announcements”")
+    expect(winners).to_contain_text("relevance")
+    assert box(winners)["width"] >= grid["width"] - 40
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    screenshot(page, f"memory-compare-ranked-open-{width}")

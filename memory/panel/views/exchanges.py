@@ -64,7 +64,8 @@ def exchange_detail(request: HtmxHttpRequest, guild_id: str, exchange_id) -> Htt
 @panel_login_required
 @require_http_methods(["GET", "POST"])
 def playground(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
-    """Talk to the bot as a member in a channel, through the real reply pipeline (configure users)."""
+    """Talk to the bot as a member in a channel, through the real reply pipeline. Configure users only, GET too: a
+    message records an exchange, calls the server's reply model and applies the model's memory actions."""
     server = server_for_configurer(request.user, guild_id)
     has_reply_model = ModelPurpose.REPLY in model_endpoints_for_server(server)
     form = PlaygroundForm(request.POST or None)

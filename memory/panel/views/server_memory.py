@@ -6,6 +6,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from django.contrib import messages
+from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -15,9 +16,16 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 
 from memory.configuration.selectors import ai_settings_for_server
 from memory.configuration.services import memory_type_set
-from memory.facts.selectors import summary_current, summary_earlier_count, summary_versions
 from memory.facts.deletes import member_wipe, server_wipe
-from memory.facts.services import FactAuthor, facts_restore_all, summary_set
+from memory.facts.selectors import (
+    WipeCounts,
+    member_wipe_counts,
+    server_wipe_counts,
+    summary_current,
+    summary_earlier_count,
+    summary_versions,
+)
+from memory.facts.services import FactAuthor, facts_restore_all, summary_set, validate_member_id
 from memory.models import Fact
 from memory.types import PROFILES, profile_for
 from teams.models import Server
@@ -26,7 +34,7 @@ from teams.permissions import can_configure, server_for_configurer, server_for_v
 from teams.selectors import audit_entries_page
 
 from ..dry_run import clean_sample_message, ranked_slot_changes, type_cards
-from ..forms import SummaryForm, WipeForm
+from ..forms import SummaryForm, WipeChoiceForm, WipeForm
 
 AUDIT_PAGE_SIZE = 50
 SUMMARY_HISTORY_PAGE_SIZE = 20
@@ -164,33 +172,71 @@ def restore_all(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
 @panel_login_required
 @require_http_methods(["GET", "POST"])
 def wipe(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
-    """Wipe everything about the server or one member, confirmed by typing the name (or the id)."""
+    """Two steps. Choose the server or one member (nothing chosen beforehand; the server's choice says how much it
+    holds), then see what would go and confirm by typing the name (or the id); POST wipes. An id with nothing stored
+    is told so and goes no further."""
     server = server_for_configurer(request.user, guild_id)
-    form = WipeForm(request.POST or None, initial={"member_id": request.GET.get("member", "")})
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        member_id = data["member_id"].strip()
-        if data["target"] == WipeForm.MEMBER and not member_id:
-            form.add_error("member_id", "Enter the Discord user id of the member to wipe.")
-        elif data["confirmation"].strip() != (member_id if data["target"] == WipeForm.MEMBER else server.name):
-            expected = "the member id" if data["target"] == WipeForm.MEMBER else f"the server name “{server.name}”"
-            form.add_error("confirmation", f"Type {expected} exactly to confirm; nothing was deleted.")
-        else:
-            try:
-                if data["target"] == WipeForm.MEMBER:
-                    result = member_wipe(server=server, actor=request.user, member_id=member_id)
-                    messages.success(request, f"Wiped {result.facts} facts about or from member {member_id} "
-                                              f"and {result.exchanges} of their exchanges.")
-                else:
-                    result = server_wipe(server=server, actor=request.user)
-                    messages.success(request, f"Wiped {result.facts} facts, the summary and {result.exchanges} "
-                                              f"exchanges of {server.name}.")
-            except ValidationError as error:
-                form.add_error("member_id", " ".join(error.messages))
-            else:
-                return redirect(_memory_url(server.guild_id))
-    return render(request, "memory/wipe_page.html", {"server": server, "form": form},
-                  status=422 if form.errors else 200)
+    posted = request.method == "POST"
+    choosing = not posted and "target" not in request.GET
+    linked_member = {"member_id": request.GET.get("member", "")}  # ?member=… fills in the id, chooses nothing
+    form = WipeForm(request.POST) if posted else WipeChoiceForm(None if choosing else request.GET,
+                                                                initial=linked_member)
+    if choosing or not form.is_valid():
+        return _wipe_choice_page(request, server, form)
+    target, member_id = form.cleaned_data["target"], form.cleaned_data["member_id"].strip()
+    counts, refusal = _what_a_wipe_deletes(server, target, member_id)
+    if refusal:
+        form.add_error("member_id", refusal)
+        return _wipe_choice_page(request, server, form)
+    if posted:
+        expected = member_id if target == WipeForm.MEMBER else server.name
+        if form.cleaned_data["confirmation"].strip() == expected:
+            messages.success(request, _wiped(server, target, member_id, actor=request.user))
+            return redirect(_memory_url(server.guild_id))
+        named = "the member id" if target == WipeForm.MEMBER else f"the server name “{server.name}”"
+        form.add_error("confirmation", f"Type {named} exactly to confirm; nothing was deleted.")
+    context = {"server": server, "form": form, "target": target, "member_id": member_id,
+               "facts_text": _counted(counts.facts, "fact"), "exchanges_text": _counted(counts.exchanges, "exchange")}
+    return render(request, "memory/wipe_confirm_page.html", context, status=422 if form.errors else 200)
+
+
+def _counted(number: int, noun: str) -> str:
+    return f"{number:,} {noun}{'' if number == 1 else 's'}"
+
+
+def _wipe_choice_page(request: HtmxHttpRequest, server: Server, form: WipeChoiceForm) -> HttpResponse:
+    counts = server_wipe_counts(server)
+    context = {"server": server, "form": form, "server_facts_text": _counted(counts.facts, "fact"),
+               "server_exchanges_text": _counted(counts.exchanges, "exchange")}
+    return render(request, "memory/wipe_page.html", context, status=422 if form.errors else 200)
+
+
+def _what_a_wipe_deletes(server: Server, target: str, member_id: str) -> tuple[WipeCounts | None, str]:
+    """The counts of what the wipe would delete, or why it cannot go on (no id, not an id, nothing stored)."""
+    if target == WipeForm.SERVER:
+        return server_wipe_counts(server), ""
+    if not member_id:
+        return None, "Enter the Discord user id of the member to wipe."
+    try:
+        member_id = validate_member_id(member_id)
+    except ValidationError as invalid:
+        return None, " ".join(invalid.messages)
+    counts = member_wipe_counts(server, member_id)
+    if counts.nothing_stored:
+        return None, (f"Nothing is stored about member {member_id} on {server.name}: no facts about them or learned "
+                      "from them, and no exchanges of theirs. Check the id; nothing was deleted.")
+    return counts, ""
+
+
+def _wiped(server: Server, target: str, member_id: str, *, actor: AbstractBaseUser) -> str:
+    """Wipe now; the sentence that tells what went."""
+    if target == WipeForm.MEMBER:
+        result = member_wipe(server=server, actor=actor, member_id=member_id)
+        return (f"Wiped {_counted(result.facts, 'fact')} about or from member {member_id} and "
+                f"{_counted(result.exchanges, 'exchange')} of theirs.")
+    result = server_wipe(server=server, actor=actor)
+    return (f"Wiped {_counted(result.facts, 'fact')}, the summary and {_counted(result.exchanges, 'exchange')} "
+            f"of {server.name}.")
 
 
 @panel_login_required

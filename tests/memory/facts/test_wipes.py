@@ -259,7 +259,7 @@ def test_member_wipe_deletes_the_summarys_earlier_wordings_that_may_name_them_an
     assert Summary.objects.filter(server=other_server).count() == 2
     history = logged_in_client(member).get(reverse("memory:summary-history", args=[server.guild_id]))
     assert history.status_code == 200 and "Elm Street" not in history.content.decode()
-    assert "1 earlier summary wordings deleted" in AuditEntry.objects.get(action="memory.wipe_member").result
+    assert "1 earlier summary wording deleted" in AuditEntry.objects.get(action="memory.wipe_member").result
 
 
 def test_member_wipe_removes_their_facts_from_the_memory_blocks_other_members_were_shown(server, owner):
@@ -278,4 +278,4 @@ def test_member_wipe_removes_their_facts_from_the_memory_blocks_other_members_we
     assert "Elm Street" not in block and "address" not in block
     assert f"[#{pauls.number}] (deleted by a member wipe)" in block.splitlines()
     assert f"[#{rule.number}] rule: Be kind." in block.splitlines()
-    assert "1 other exchanges redacted" in AuditEntry.objects.get(action="memory.wipe_member").result
+    assert "1 other exchange redacted" in AuditEntry.objects.get(action="memory.wipe_member").result

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
@@ -34,7 +36,8 @@ class Route:
     kwargs: dict
     method: str
     # Needs the configure permission: it changes things, shows the form that changes them
-    # (edit, delete confirmation, wipe, restore all, summary edit), or names who changed what (audit log).
+    # (edit, delete confirmation, wipe, restore all, summary edit), runs the real reply pipeline, which writes
+    # (playground), or names who changed what (audit log).
     changes: bool
     data: dict = field(default_factory=dict)  # query string of a GET, a valid body of a POST
     owner_status: int = 200  # what the owner gets: 200, or 302 after a successful POST that redirects
@@ -78,6 +81,12 @@ MATRIX: list[Route] = [
           {"member_id": "200000000000000011", "member_name": "Paul", "channel_id": "111", "thread_parent_id": "",
            "history": "", "message": "When is the tournament?"}),
 ]
+
+# The forms of one change (each behind a button a viewer does not get), and the pages of their own kept from viewers,
+# as README names them.
+FORMS_OF_A_CHANGE = {"fact-edit", "fact-delete", "summary-edit", "restore-all", "wipe"}
+PAGES_KEPT_FROM_VIEWERS = {"playground": "Playground", "audit": "Audit log"}
+README = Path(__file__).resolve().parents[3] / "README.md"
 
 READING = [route for route in MATRIX if not route.changes]
 CHANGING = [route for route in MATRIX if route.changes]
@@ -187,6 +196,26 @@ def test_the_owner_may_do_everything(owner, route):
     assert response.status_code == route.owner_status
     if route.owner_status == 302:
         assert not response["Location"].startswith(reverse("login"))
+
+
+def test_every_page_a_viewer_may_not_open_is_the_form_of_a_change_or_one_readme_names():
+    kept_from_viewers = {route.name for route in CHANGING if route.method == "GET"}
+    assert kept_from_viewers == FORMS_OF_A_CHANGE | set(PAGES_KEPT_FROM_VIEWERS)
+
+
+def test_readme_tells_viewers_which_pages_need_configure():
+    """README once said viewers see everything but the buttons that change something, while the matrix keeps the
+    playground and the audit log from them."""
+    viewers = re.search(r"^Viewers see .*?(?=\n\n)", README.read_text(), re.MULTILINE | re.DOTALL).group(0)
+    for label in PAGES_KEPT_FROM_VIEWERS.values():
+        assert f"**{label}**" in viewers, label
+
+
+@pytest.mark.parametrize("name", list(PAGES_KEPT_FROM_VIEWERS))
+def test_the_memory_page_links_the_pages_kept_from_viewers_for_the_owner_only(owner, member, name):
+    link = f'href="{reverse(f"memory:{name}", kwargs=SERVER)}"'
+    assert link in logged_in_client(owner).get(reverse("memory:page"), {"server": GUILD}).content.decode()
+    assert link not in logged_in_client(member).get(reverse("memory:page"), {"server": GUILD}).content.decode()
 
 
 def test_a_guild_id_holding_a_nul_character_is_404_not_a_server_error(owner):

@@ -50,6 +50,13 @@ def ranked_card(page: str) -> str:
     return page[start:page.index("</article>", start)]
 
 
+def below_the_cards(page: str) -> str:
+    """Ranked's tables and sample field, below the six cards at their whole width (in its column they made every
+    card about 13,000 px tall at 1280 px)."""
+    start = page.index('id="ranked-dry-run"')
+    return page[start:page.index("</details>", start)]
+
+
 def test_the_ranked_card_counts_the_facts_with_an_importance_score(member, server, memory):
     page = html.unescape(logged_in_client(member).get(
         reverse("memory:memory-type", args=[server.guild_id])).content.decode())
@@ -63,18 +70,23 @@ def test_for_a_message_that_matches_nothing_the_card_shows_who_wins_and_who_lose
     card = ranked_card(page)
     assert "For a message that matches no fact" in card
     assert "1 fact would win a slot and 1 would lose one; 1 keeps theirs" in card
-    assert "rule_spoilers" in table(card, "Would win a slot")
-    assert "chat_old" in table(card, "Would lose its slot")
-    assert "chat_new" not in card
+    assert "<table" not in card and 'href="#ranked-facts"' in card  # the card says how many; which, below
+    tables = below_the_cards(page)
+    assert page.index('id="ranked-dry-run"') > page.rindex("</article>")
+    assert "rule_spoilers" in table(tables, "Would win a slot")
+    assert "chat_old" in table(tables, "Would lose its slot")
+    assert "chat_new" not in tables
+    assert 'id="ranked-facts"' in tables
 
 
-def test_the_card_has_a_live_sample_message_field(member, server, memory):
+def test_below_the_cards_is_a_live_sample_message_field(member, server, memory):
     page = logged_in_client(member).get(reverse("memory:memory-type", args=[server.guild_id]),
                                         headers=HTMX).content.decode()
-    card = ranked_card(page)
+    tables = below_the_cards(page)
     url = reverse("memory:ranked-dry-run", args=[server.guild_id])
-    assert f'hx-get="{url}" hx-trigger="input changed delay:300ms"' in card
-    assert f'action="{url}"' in card  # and a plain form for a browser without JavaScript
+    assert f'hx-get="{url}" hx-trigger="input changed delay:300ms"' in tables
+    assert f'action="{url}"' in tables  # and a plain form for a browser without JavaScript
+    assert 'id="ranked-sample-slots"' in tables  # the sample's tables take the place of the ones shown first
 
 
 def test_a_sample_message_about_an_old_fact_shows_it_winning_a_slot(member, server, memory):
@@ -145,6 +157,7 @@ def test_on_a_ranked_server_the_types_before_say_the_newest_facts_come_back(memb
         assert "most recently changed facts fill the context again" in page[start:page.index("</article>", start)]
     assert "This server uses it now." in ranked_card(page)
     assert "<table" not in ranked_card(page)
+    assert 'id="ranked-dry-run"' not in page  # nothing to open below the cards
 
 
 def test_the_memory_types_page_explains_how_ranked_scores_a_fact(member):

@@ -11,7 +11,7 @@ from django.urls import reverse
 from memory.configuration.selectors import ai_settings_for_server
 from memory.facts.selectors import summary_current
 from memory.facts.services import FactAuthor, fact_retract, summary_set
-from memory.models import Fact, Summary
+from memory.models import Exchange, Fact, Summary
 from teams.models import AuditEntry
 from teams.services import audit_record
 from tests.conftest import logged_in_client
@@ -123,6 +123,34 @@ def test_the_memory_type_page_shows_six_cards_with_a_dry_run_in_numbers(member, 
     assert "3 facts in force would be searchable" in page
     assert re.search(r"just took \d+\.\d ms", page)
     assert "Choose Ledger" not in page  # a viewer gets the comparison, not the buttons
+
+
+def type_card(page: str, memory_type: str) -> str:
+    start = page.index(f'id="type-{memory_type}"')
+    return page[start:page.index("</article>", start)]
+
+
+@pytest.mark.parametrize("retracted", [1, 2])
+def test_a_classic_card_says_what_happens_to_facts_retracted_earlier(member, server, retracted):
+    """Classic deletes what the bot retracts, but facts retracted while the server was another type stay retracted
+    (the memory page shows them in its Retracted tab): the card must not leave "the fact is deleted" alone."""
+    make_fact(server, key="still_true", content="This server is about retro gaming.")
+    for index in range(retracted):
+        fact_retract(fact=make_fact(server, key=f"old_{index}", content=f"Old rule {index}."), reason="outdated")
+    page = html.unescape(logged_in_client(member).get(
+        reverse("memory:memory-type", args=[server.guild_id])).content.decode())
+    card = type_card(page, "classic")
+    assert "This server uses it now." in card
+    said = {1: "1 fact retracted earlier, under another type, stays retracted, not deleted",
+            2: "2 facts retracted earlier, under another type, stay retracted, not deleted"}[retracted]
+    assert f"{said}: the bot does not see {'it' if retracted == 1 else 'them'}, the memory page lists" in card
+    assert "Retracted tab" in card and "Only what the bot retracts under Classic is deleted." in card
+
+
+def test_a_classic_card_without_retracted_facts_says_nothing_of_them(member, server):
+    make_fact(server, key="still_true", content="This server is about retro gaming.")
+    page = logged_in_client(member).get(reverse("memory:memory-type", args=[server.guild_id])).content.decode()
+    assert "retracted earlier" not in type_card(page, "classic")
 
 
 def test_with_all_six_ready_the_owner_may_choose_any_type_but_the_current_one(owner, server):
@@ -239,6 +267,127 @@ def test_wiping_a_member_without_an_id_is_refused(owner, server, member_facts):
                                             {"target": "member", "member_id": "", "confirmation": ""})
     assert response.status_code == 422
     assert Fact.objects.filter(server=server).count() == 4
+
+
+def wipe_url(server) -> str:
+    return reverse("memory:wipe", args=[server.guild_id])
+
+
+def checked_targets(page: str) -> list[str]:
+    return re.findall(r'<input type="radio" name="target" value="(\w+)"[^>]*\bchecked\b', page)
+
+
+def exchange_of(server, author_id: str) -> Exchange:
+    return Exchange.objects.create(server=server, channel_id="111", author_id=author_id, message="Hello there.",
+                                   memory_type="classic")
+
+
+def test_the_wipe_page_chooses_nothing_beforehand(owner, server, remembered):
+    page = logged_in_client(owner).get(wipe_url(server)).content.decode()
+    assert checked_targets(page) == []
+    assert 'name="confirmation"' not in page  # the confirmation comes after what would go is shown
+
+
+def test_a_link_naming_a_member_fills_in_the_id_and_still_chooses_nothing(owner, server, member_facts):
+    page = logged_in_client(owner).get(wipe_url(server), {"member": MEMBER_A}).content.decode()
+    assert checked_targets(page) == []
+    assert f'value="{MEMBER_A}"' in page
+
+
+def test_continuing_without_a_choice_asks_for_one(owner, server, remembered):
+    response = logged_in_client(owner).get(wipe_url(server), {"target": "", "member_id": ""})
+    assert response.status_code == 422
+    assert "Choose what to wipe" in html.unescape(response.content.decode())
+
+
+def test_the_servers_choice_says_how_much_it_holds_and_its_confirmation_repeats_it(owner, server, remembered):
+    exchange_of(server, MEMBER_A)
+    client = logged_in_client(owner)
+    assert "its <strong>2 facts</strong> (retracted ones too)" in client.get(wipe_url(server)).content.decode()
+    confirm = client.get(wipe_url(server), {"target": "server", "member_id": ""})
+    page = html.unescape(confirm.content.decode())
+    assert confirm.status_code == 200
+    assert "<strong>2 facts</strong> (retracted ones too)" in page and "<strong>1 exchange</strong>" in page
+    assert 'name="confirmation"' in page and "Type the server name <strong>Retro Arcade</strong> to confirm" in page
+    assert Fact.objects.filter(server=server).count() == 2  # showing the count deletes nothing
+
+
+def test_a_members_counts_are_shown_before_the_confirmation(owner, server, member_facts):
+    exchange_of(server, MEMBER_A)
+    exchange_of(server, MEMBER_B)
+    confirm = logged_in_client(owner).get(wipe_url(server), {"target": "member", "member_id": f" {MEMBER_A} "})
+    page = html.unescape(confirm.content.decode())
+    assert confirm.status_code == 200
+    assert "<strong>2 facts</strong> about them or learned from their messages" in page
+    assert "<strong>1 exchange</strong> of theirs" in page
+    assert f'<input type="hidden" name="member_id" value="{MEMBER_A}">' in page
+    assert f"Type the member id <strong>{MEMBER_A}</strong> to confirm" in page
+
+
+UNKNOWN, MEMBER_D = "200000000000000099", "200000000000000024"
+
+
+def test_a_member_id_with_nothing_stored_is_told_so_before_the_confirmation(owner, server, member_facts):
+    response = logged_in_client(owner).get(wipe_url(server), {"target": "member", "member_id": UNKNOWN})
+    page = html.unescape(response.content.decode())
+    assert response.status_code == 422
+    assert f"Nothing is stored about member {UNKNOWN} on Retro Arcade" in page
+    assert 'name="confirmation"' not in page
+    assert checked_targets(page) == ["member"]  # what the user chose stays chosen
+
+
+def test_wiping_a_member_id_with_nothing_stored_is_refused_and_deletes_nothing(owner, server, member_facts):
+    summary_set(server=server, content="First wording.", author=FactAuthor.staff(owner))
+    summary_set(server=server, content="Second wording.", author=FactAuthor.staff(owner))
+    client = logged_in_client(owner)
+    response = client.post(wipe_url(server), {"target": "member", "member_id": UNKNOWN, "confirmation": UNKNOWN})
+    page = html.unescape(response.content.decode())
+    assert response.status_code == 422
+    assert f"Nothing is stored about member {UNKNOWN} on Retro Arcade" in page and "Wiped" not in page
+    assert Fact.objects.filter(server=server).count() == 4
+    assert Summary.objects.filter(server=server).count() == 2  # the earlier wording too
+    assert not AuditEntry.objects.filter(server=server, action="memory.wipe_member").exists()
+    assert "Wiped" not in client.get(memory_page_of(server)).content.decode()
+
+
+def test_a_member_with_one_fact_and_one_exchange_is_wiped_in_the_singular(owner, server):
+    make_fact(server, key="d_birthday", content="D's birthday is 5 July.", scope="member", member_id=MEMBER_D,
+              author=FactAuthor.staff(owner))
+    exchange_of(server, MEMBER_D)
+    client = logged_in_client(owner)
+    response = client.post(wipe_url(server), {"target": "member", "member_id": MEMBER_D, "confirmation": MEMBER_D})
+    assert response.status_code == 302
+    page = html.unescape(client.get(response["Location"]).content.decode())
+    assert f"Wiped 1 fact about or from member {MEMBER_D} and 1 exchange of theirs." in page
+    entry = AuditEntry.objects.get(server=server, action="memory.wipe_member")
+    assert entry.result == f"1 fact about or from member {MEMBER_D} and 1 exchange of theirs deleted"
+
+
+def test_a_server_of_one_fact_is_wiped_in_the_singular(owner, server):
+    make_fact(server, key="server_theme", content="Retro gaming.")
+    exchange_of(server, MEMBER_A)
+    client = logged_in_client(owner)
+    response = client.post(wipe_url(server), {"target": "server", "member_id": "", "confirmation": "Retro Arcade"})
+    page = html.unescape(client.get(response["Location"]).content.decode())
+    assert "Wiped 1 fact, the summary and 1 exchange of Retro Arcade." in page
+    entry = AuditEntry.objects.get(server=server, action="memory.wipe_server")
+    assert entry.result == "1 fact, 0 summaries and 1 exchange deleted"
+
+
+def test_the_audit_log_writes_a_wiped_member_as_a_member_not_as_a_fact_number(owner, server, member_facts):
+    logged_in_client(owner).post(wipe_url(server), {"target": "member", "member_id": MEMBER_A,
+                                                    "confirmation": MEMBER_A})
+    page = logged_in_client(owner).get(reverse("memory:audit", args=[server.guild_id])).content.decode()
+    assert f"<code>memory.wipe_member</code> <span class=\"muted\">member {MEMBER_A}</span>" in page
+    assert f"#{MEMBER_A}" not in page
+
+
+def test_the_audit_log_still_writes_fact_numbers_as_numbers(owner, server):
+    audit_record(actor=owner, server=server, action="proposal.merge", target_ids=[3, 7], count=1)
+    audit_record(actor=owner, server=server, action="proposal.keep_both", target_ids=list(range(1, 8)), count=2)
+    page = logged_in_client(owner).get(reverse("memory:audit", args=[server.guild_id])).content.decode()
+    assert '<code>proposal.merge</code> <span class="muted">#3 #7</span>' in page
+    assert '<code>proposal.keep_both</code> <span class="muted">#1 #2 #3 #4 #5 …</span>' in page
 
 
 # Audit log -----------------------------------------------------------------------
