@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memory.bot.exchanges import IncomingMessage, exchange_open
-from memory.bot.selectors import bot_token_and_server, exchange_for_bot
+from memory.bot.selectors import bot_token_and_server, exchange_facts_in_force, exchange_for_bot
 from memory.configuration.selectors import ai_settings_for_server
 from memory.configuration.services import ai_settings_ensure
 from memory.facts.selectors import summary_text
@@ -240,3 +240,29 @@ def test_other_types_and_servers_without_settings_read_their_context_on_their_ow
     _, ranked = bot_token_and_server(bot_token_hash(bot_token), server.guild_id, newest_facts_for=HERE)
     assert "newest_facts_in_force" not in ranked.__dict__
     assert [fact.key for fact in context_choice(ranked, ranked.ai_settings, "theme", HERE).facts] == ["server_theme"]
+
+
+
+def test_an_exchanges_facts_are_those_it_showed_or_found_still_in_force_and_visible_from_its_channel(server, owner):
+    from memory.bot.exchanges import exchange_search
+    from memory.facts.services import fact_audience_set, fact_retract
+    from memory.models import Audience
+    from tests.memory.bot.api.helpers import configure
+
+    configure(server, memory_type=MemoryType.ARCHIVE, max_injected_items=3)
+    found = make_fact(server, key="dragon", content="The dragon sleeps under the castle.")
+    shown = [make_fact(server, key=f"shown_{n}", content=f"Shown fact {n}.") for n in range(3)]  # the newest three
+    make_fact(server, key="elsewhere", content="Learned elsewhere.", audience=Audience.CHANNEL,
+              source_channel_id="300000000000000002")
+    exchange = exchange_open(server=server, message=IncomingMessage(channel_id=HERE.channel_id,
+                                                                    author_id="200000000000000001", content="hi")).exchange
+    exchange_search(exchange=exchange, query="dragon")
+    assert (exchange.shown_numbers, exchange.found_numbers) == ([fact.number for fact in reversed(shown)],
+                                                                [found.number])
+    assert [fact.pk for fact in exchange_facts_in_force(exchange)] == [*(fact.pk for fact in reversed(shown)),
+                                                                       found.pk]
+    fact_retract(fact=shown[2], reason="outdated")
+    fact_audience_set(fact=shown[1], audience=Audience.CHANNEL, channel_id="300000000000000002",
+                      actor=owner)  # narrowed since, to another channel
+    fact_audience_set(fact=found, audience=Audience.STAFF, actor=owner)
+    assert [fact.pk for fact in exchange_facts_in_force(exchange)] == [shown[0].pk]

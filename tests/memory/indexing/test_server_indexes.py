@@ -266,3 +266,54 @@ def test_an_exact_search_whose_nearest_facts_are_retracted_still_finds_as_many_i
         fact_retract(fact=fact, reason="outdated")
     assert nearest(5) == (order[25:30], 2)
     assert nearest(10) == (order[25:30], 2)  # fewer in force than asked: all of them
+
+
+MODS, LOUNGE = "333000000000000001", "333000000000000002"
+
+
+def test_an_exact_search_whose_nearest_facts_the_reader_may_not_see_still_finds_as_many_it_may(server,
+                                                                                             small_threshold):
+    """Facts of another channel, or for staff, among the nearest candidates are left out in the statement,
+    and the search reads every vector again when they took the places, as for retracted facts."""
+    from django.test.utils import CaptureQueriesContext
+
+    vectors = give_vectors(server, 30, seed=15)
+    query = vectors[0]
+    order = exact_nearest(server.pk, query, 30)
+    Fact.objects.filter(pk__in=order[:6]).update(audience="channel", source_channel_id=MODS)
+    Fact.objects.filter(pk__in=order[6:9]).update(audience="staff")
+
+    def nearest(reader: Reader, limit: int = 5) -> tuple[list[int], int]:
+        with CaptureQueriesContext(connection) as queries:
+            found = nearest_fact_ids(server.pk, MODEL, query, limit, reader=reader)
+        return found, sum("WITH exact AS" in q["sql"] for q in queries.captured_queries)
+
+    assert nearest(Reader.for_message(LOUNGE)) == (order[9:14], 2)  # one it may see among the 2 x 5 nearest
+    assert nearest(Reader.for_message(MODS)) == (order[:5], 1)  # in the mods' channel the nearest are its own
+    assert nearest(Reader.for_message(MODS), 8) == (order[:6] + order[9:11], 1)  # never the staff's
+
+
+def test_the_graph_search_finds_as_many_facts_the_reader_may_see_however_many_nearer_ones_it_may_not(
+        server, small_threshold, monkeypatch):
+    """Through a graph (here the server's own) the audience is tested in the same statement as the vector order:
+    when the nearest facts were all learned in another channel or are for staff, the iterative scan goes on past
+    the first candidates until it has `limit` facts the reader may see, the nearest of those."""
+    from django.test.utils import CaptureQueriesContext
+
+    from memory.retrieval import meaning
+
+    vectors = give_vectors(server, 60, seed=16)
+    query = vectors[0]
+    order = exact_nearest(server.pk, query, 60)
+    Fact.objects.filter(pk__in=order[:20]).update(audience="channel", source_channel_id=MODS)
+    Fact.objects.filter(pk__in=order[20:25]).update(audience="staff")
+    assert server_indexes.ensure_server_index(VECTORS, server.pk)
+    monkeypatch.setattr(meaning, "HNSW_EF_SEARCH", 10)  # the scan's first candidates are all hidden here
+    with CaptureQueriesContext(connection) as queries:
+        in_lounge = nearest_fact_ids(server.pk, MODEL, query, 10, reader=Reader.for_message(LOUNGE))
+    assert "hnsw.iterative_scan" in " ".join(query["sql"] for query in queries.captured_queries)
+    assert len(in_lounge) == 10 and set(in_lounge) <= set(order[25:])
+    assert len(set(in_lounge) & set(order[25:35])) >= 9  # approximate, but a graph of 60 vectors hardly misses
+    in_mods = nearest_fact_ids(server.pk, MODEL, query, 10, reader=Reader.for_message(MODS))
+    assert len(in_mods) == 10 and set(in_mods) <= set(order[:20] + order[25:])
+    assert len(set(in_mods) & set(order[:10])) >= 9
