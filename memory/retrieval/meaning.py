@@ -20,11 +20,13 @@ HNSW_EF_SEARCH = 200
 
 
 # The filtered HNSW search: the index scan hands over the server's vectors nearest first, each joined to its fact,
-# and only facts in force that the reader may see count towards the LIMIT. With hnsw.iterative_scan the scan goes
-# on past ef_search candidates until twice the limit have passed the filter (retracted, another channel's, staff),
-# so a filter never leaves fewer than `limit` while the server has them. The order is relaxed (a later batch may
-# hold a nearer vector), so the candidates are sorted again outside; `distance + 0` keeps the planner from taking
-# the CTE as sorted already (pgvector's README). bench/semantic.py EXPLAINs this same statement.
+# and only facts in force that the reader may see (retracted, another channel's and staff facts are left out) count
+# towards the LIMIT. With hnsw.iterative_scan the scan goes on past its first ef_search candidates until enough
+# have passed, so a filter never leaves fewer than `limit` while the server has them. The order is relaxed: only a
+# later batch of the scan may hold a nearer vector than the last of the one before. Sorting every candidate again
+# by `distance + 0` (pgvector's README) would read all 2 x limit of them each time, a fifth more time at a million
+# vectors for the same recall; so the outer sort takes the scan's order as it comes and stops at `limit`, as the
+# search did before the audience. bench/semantic.py EXPLAINs this statement.
 NEAREST_SQL = f"""
     WITH nearest AS MATERIALIZED (
         SELECT e.fact_id, e.vector <=> %(vector)s::vector AS distance
@@ -32,7 +34,7 @@ NEAREST_SQL = f"""
         WHERE e.server_id = %(server)s AND e.model_name = %(model)s AND f.retracted_at IS NULL AND {visible_sql("f")}
         ORDER BY e.vector <=> %(vector)s::vector LIMIT %(candidates)s
     )
-    SELECT fact_id FROM nearest ORDER BY distance + 0, fact_id LIMIT %(limit)s
+    SELECT fact_id FROM nearest ORDER BY distance, fact_id LIMIT %(limit)s
 """
 
 
