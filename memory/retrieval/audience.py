@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memory.models import Audience, Fact
+from memory.models import Audience, Exchange, Fact
 
 # The rule's SQL, for a fact table alias; %(reader_channel)s is the reader's channel (never empty: a
 # snowflake or "-", which no fact's source channel is).
@@ -31,6 +31,17 @@ class Reader:
     def for_message(cls, channel_id: str, thread_parent_id: str = "") -> Reader:
         """The reader of a message in `channel_id`; a thread reads as the channel it was started in."""
         return cls(thread_parent_id or channel_id or NO_CHANNEL)
+
+    @classmethod
+    def for_exchange(cls, exchange: Exchange) -> Reader:
+        """The reader of an exchange's later calls (its search, the API's detail): the message it was opened for."""
+        return cls.for_message(exchange.channel_id, exchange.thread_parent_id or "")
+
+    @classmethod
+    def any_channel(cls) -> Reader:
+        """A reply in a channel where no fact was learned: sees the server facts only (the panel's dry runs,
+        which stand for no channel in particular)."""
+        return cls(NO_CHANNEL)
 
     @property
     def params(self) -> dict[str, str]:
