@@ -173,6 +173,22 @@ def test_the_request_examples_of_api_md_match_the_schema():
         {"op": "supersede", "number": 15, "status": "ignored", "detail": "fact #15 was not shown in this exchange"},
         {"op": "remember", "number": 31, "status": "applied"}]}, "API.md §3 answer")
     assert_valid(component_validator("Error"), {"error": "One clear sentence.", "field": None}, "API.md error")
+    assert_valid(component_validator("Fact"), {
+        "number": 12, "key": "server_theme", "content": "This server is about retro gaming.", "scope": "server",
+        "member_id": None, "confidence": 1.0, "audience": "server", "channel_id": "111"}, "API.md §1 fact")
+    assert_valid(component_validator("ChannelsRequest"), {"channels": [
+        {"id": "111", "name": "general", "public": True, "parent_id": None},
+        {"id": "444", "name": "mod-chat", "public": False},
+        {"id": "555", "name": "tournament planning", "public": True, "parent_id": "111"}]}, "API.md §6 request")
+    assert_valid(component_validator("ChannelsResult"), {"channels": 3}, "API.md §6 answer")
+    for purge in ({"channel_id": "444"}, {"exchange": "5f0c3d1e-0000-4000-8000-000000000000"}):
+        assert_valid(component_validator("PurgeRequest"), purge, "API.md §7 request")
+    assert_valid(component_validator("PurgeResult"), {"removed": 0}, "API.md §7 answer")
+    assert_valid(component_validator("MemberFacts"), {"about": [], "learned_from": []}, "API.md §8 facts")
+    for body in ({}, {"member_name": "Paul"}):
+        assert_valid(component_validator("ForgetRequest"), body, "API.md §8 forget request")
+    for answer in ({"wiped": False, "request": "open"}, {"wiped": True, "facts_removed": 7}):
+        assert_valid(component_validator("ForgetResult"), answer, "API.md §8 forget answer")
 
 
 def test_the_schema_refuses_what_api_md_calls_out_of_range():
@@ -182,6 +198,18 @@ def test_the_schema_refuses_what_api_md_calls_out_of_range():
                 {"scope": "guild"}, {"unknown": 1}):
         assert not actions.is_valid({"remember": [{**remember, **bad}]}), bad
     assert not component_validator("Message").is_valid({**MESSAGE, "colour": "red"})
+    assert not actions.is_valid({"remember": [{**remember, "audience": "everyone"}]})
+    channel = {"id": "111", "name": "general", "public": True}
+    channels = component_validator("ChannelsRequest")
+    for bad in ({"public": "yes"}, {"public": None}, {"id": "#general"}, {"name": ""}, {"name": "  "},
+                {"parent_id": "general"}, {"topic": "x"}):
+        assert not channels.is_valid({"channels": [{**channel, **bad}]}), bad
+    assert not channels.is_valid({"channels": [{"id": "111", "name": "general"}]})
+    assert not channels.is_valid({"channels": [channel] * 501})
+    purge = component_validator("PurgeRequest")
+    for bad in ({}, {"channel_id": "111", "exchange": "5f0c3d1e-0000-4000-8000-000000000000"},
+                {"channel_id": "#mods"}, {"exchange": "5f0c"}):
+        assert not purge.is_valid(bad), bad
 
 
 def test_the_schema_refuses_the_text_the_code_refuses_and_accepts_what_the_code_accepts():
