@@ -1,11 +1,9 @@
-"""The bot API's own reads, beside the bot's hot path (memory.bot.selectors): the facts an exchange still shows,
-where facts were learned, and the checks the purge makes. Read-only."""
+"""The bot API's own reads, beside the bot's hot path (memory.bot.selectors): the facts an exchange still shows
+and what the purge checks and names. Read-only."""
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
-
 from django.db import connection
 
 from config.rows import columns
@@ -17,7 +15,6 @@ from teams.models import BotToken, Server
 # What the API shows of a fact (memory.bot.api.serializers.fact_as_json).
 SHOWN_FIELDS = ("id", "server_id", "number", "key", "content", "scope", "member_id", "confidence", "audience",
                 "source_channel_id")
-SOURCE_FIELDS = ("audience", "source_channel_id")
 _SHOWN_COLUMNS = columns(Fact, "f", SHOWN_FIELDS)
 _EXCHANGE_FACTS_SQL = f"""
     SELECT {_SHOWN_COLUMNS.sql} FROM memory_fact f
@@ -37,16 +34,6 @@ def exchange_facts_visible(exchange: Exchange) -> list[Fact]:
         cursor.execute(_EXCHANGE_FACTS_SQL, {"server_id": exchange.server_id, "numbers": numbers, **reader.params})
         by_number = {fact.number: fact for fact in map(_SHOWN_COLUMNS.instance, cursor.fetchall())}
     return [by_number[number] for number in numbers if number in by_number]
-
-
-def fact_sources_load(facts: Sequence[Fact]) -> None:
-    """Load the audience and source channel of facts read without them, in one query (none when all have them),
-    so that listing them never costs a query per fact."""
-    missing = {fact.pk: fact for fact in facts if any(name not in fact.__dict__ for name in SOURCE_FIELDS)}
-    if not missing:
-        return
-    for pk, *values in Fact.objects.filter(pk__in=list(missing)).values_list("pk", *SOURCE_FIELDS):
-        missing[pk].__dict__.update(zip(SOURCE_FIELDS, values, strict=True))
 
 
 def exchange_is_on_server(server: Server, exchange_id: uuid.UUID) -> bool:

@@ -6,8 +6,6 @@ from collections.abc import Sequence
 
 from memory.models import Exchange, Fact
 
-from .selectors import fact_sources_load
-
 
 def fact_as_json(fact: Fact) -> dict:
     """A fact as every API answer shows it; `audience` and `channel_id` (where it was learned) say who may see it."""
@@ -17,7 +15,8 @@ def fact_as_json(fact: Fact) -> dict:
 
 
 def facts_as_json(facts: Sequence[Fact]) -> list[dict]:
-    fact_sources_load(facts)
+    """The facts' items; every read that hands facts to the API loads audience and source_channel_id with them
+    (memory.retrieval.shown_facts, the ranked context's columns), so this costs no query."""
     return [fact_as_json(fact) for fact in facts]
 
 

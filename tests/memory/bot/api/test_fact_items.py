@@ -1,31 +1,16 @@
-"""Every fact item of the API says who may see the fact (audience, channel_id), whichever read produced it, and
-listing them never costs a query per fact."""
+"""Every fact item of the API says who may see the fact (audience, channel_id), whichever read produced it."""
 
 from __future__ import annotations
 
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from memory.bot.api.selectors import exchange_facts_visible
 from memory.bot.api.serializers import facts_as_json
-from memory.models import Audience, Fact, MemoryType
+from memory.models import Audience, Exchange, MemoryType
 from tests.factories import make_fact
 
 from .helpers import configure
-
-
-def test_facts_read_without_their_audience_get_it_in_one_query(server):
-    for index in range(5):
-        make_fact(server, key=f"k{index}", content=f"Fact {index}.", audience=Audience.CHANNEL,
-                  source_channel_id="444")
-    partial = list(Fact.objects.only("id", "number", "key", "content", "scope", "member_id", "confidence"))
-    with CaptureQueriesContext(connection) as queries:
-        items = facts_as_json(partial)
-    assert len(queries) == 1
-    assert {(item["audience"], item["channel_id"]) for item in items} == {("channel", "444")}
-    loaded = list(Fact.objects.all())
-    with CaptureQueriesContext(connection) as queries:
-        facts_as_json(loaded)
-    assert len(queries) == 0
 
 
 def test_a_ranked_context_says_each_facts_audience_and_channel(api, server):
@@ -36,3 +21,15 @@ def test_a_ranked_context_says_each_facts_audience_and_channel(api, server):
     facts = api.context(server, channel_id="111")["facts"]
     assert {(fact["key"], fact["audience"], fact["channel_id"]) for fact in facts} == {
         ("theme", "server", None), ("ban_plan", "channel", "111")}
+
+
+def test_an_exchanges_facts_are_read_in_one_query_with_their_audiences(api, server):
+    configure(server, memory_type=MemoryType.ARCHIVE)
+    for index in range(5):
+        make_fact(server, key=f"k{index}", content=f"Fact {index}.", audience=Audience.CHANNEL,
+                  source_channel_id="111")
+    exchange = Exchange.objects.get(pk=api.context(server, channel_id="111")["exchange"])
+    with CaptureQueriesContext(connection) as queries:
+        items = facts_as_json(exchange_facts_visible(exchange))
+    assert len(queries) == 1
+    assert [(item["audience"], item["channel_id"]) for item in items] == [("channel", "111")] * 5
