@@ -12,7 +12,7 @@ from config.api_errors import error_response
 from memory.bot.actions import exchange_apply_actions
 from memory.bot.exchanges import ExchangeRefused, ensure_run_by_bot, exchange_open, exchange_search
 from memory.bot.reply import ReplyFailed, reply_to_message
-from memory.bot.selectors import exchange_for_bot
+from memory.bot.selectors import exchange_facts_in_force, exchange_for_bot
 from memory.configuration.directory import channels_report
 from memory.configuration.selectors import ai_settings_for_server
 from memory.facts.deletes import facts_purge
@@ -25,7 +25,7 @@ from .http import ApiError, bot_api, json_body, public_api
 from .parsing import (parse_actions, parse_channels, parse_forget, parse_history, parse_member_id, parse_message,
                       parse_purge, parse_search)
 from .schema import openapi_schema
-from .selectors import bot_token_label, exchange_facts_visible, exchange_is_on_server, purge_source_named
+from .selectors import bot_token_label, exchange_is_on_server, purge_source_named
 from .serializers import exchange_as_json, facts_as_json, memory_summary
 
 
@@ -105,7 +105,7 @@ def reply(request: HttpRequest, bot_token: BotToken, server: Server) -> JsonResp
 @bot_api(methods=["GET"])
 def exchange_detail(request: HttpRequest, bot_token: BotToken, exchange: UUID) -> JsonResponse:
     found = _exchange(bot_token, exchange)
-    return JsonResponse(exchange_as_json(found, exchange_facts_visible(found)))
+    return JsonResponse(exchange_as_json(found, exchange_facts_in_force(found)))
 
 
 @bot_api(methods=["PUT"], finds_server=True)

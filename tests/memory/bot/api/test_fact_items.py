@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from memory.bot.api.selectors import exchange_facts_visible
+from memory.bot.selectors import exchange_facts_in_force
 from memory.bot.api.serializers import facts_as_json
 from memory.models import Audience, Exchange, MemoryType
 from tests.factories import make_fact
@@ -30,6 +30,6 @@ def test_an_exchanges_facts_are_read_in_one_query_with_their_audiences(api, serv
                   source_channel_id="111")
     exchange = Exchange.objects.get(pk=api.context(server, channel_id="111")["exchange"])
     with CaptureQueriesContext(connection) as queries:
-        items = facts_as_json(exchange_facts_visible(exchange))
+        items = facts_as_json(exchange_facts_in_force(exchange))
     assert len(queries) == 1
     assert [(item["audience"], item["channel_id"]) for item in items] == [("channel", "111")] * 5
