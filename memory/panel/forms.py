@@ -11,6 +11,7 @@ from memory.models import (
     KEY_MAX_LENGTH,
     SUMMARY_MAX_LENGTH,
     AISettings,
+    Audience,
     EmbeddingProviderChoice,
     Scope,
 )
@@ -37,6 +38,12 @@ class FactCreateForm(forms.Form):
     scope = forms.ChoiceField(choices=Scope.choices, initial=Scope.SERVER, widget=forms.RadioSelect)
     member_id = forms.CharField(required=False, max_length=40, label="Discord user id",
                                 help_text="For a member fact: the Discord user id it is about.")
+    audience = forms.ChoiceField(choices=Audience.choices, initial=Audience.SERVER, widget=forms.RadioSelect,
+                                 required=False,  # not sent: the whole server, as the radio buttons start
+                                 error_messages={"invalid_choice": "Choose who sees the fact: the whole server, one "
+                                                                   "channel or staff only."})
+    channel_id = forms.CharField(required=False, max_length=40, label="Channel",
+                                 help_text="For a fact for one channel: the channel (its threads see it too).")
 
     key_max_length = KEY_MAX_LENGTH
     content_max_length = CONTENT_MAX_LENGTH
@@ -50,6 +57,15 @@ class FactEditForm(forms.Form):
                                                   "max_value": "The confidence must be a number from 0 to 1."})
     importance = _importance_field()
     version = forms.IntegerField(widget=forms.HiddenInput)
+
+
+class FactAudienceForm(forms.Form):
+    """One click on a row: the audience asked for, the channel (for a fact learned in none) and, after the
+    confirmation a widening asks for, confirm. memory.facts.services.fact_audience_set says what is wrong."""
+
+    audience = forms.CharField(required=False, max_length=20)
+    channel_id = forms.CharField(required=False, max_length=40)
+    confirm = forms.BooleanField(required=False)
 
 
 class SummaryForm(forms.Form):
@@ -104,7 +120,6 @@ class AISettingsForm(forms.Form):
                                            required=False,
                                            help_text="Changing it under Semantic re-embeds every fact, with progress "
                                                      "on the memory page; searches use words until it is done.")
-
     @staticmethod
     def initial_from(ai_settings: AISettings) -> dict:
         return {

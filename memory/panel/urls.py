@@ -16,6 +16,7 @@ urlpatterns = [
     path(server + "facts/<int:number>/edit", facts.fact_edit, name="fact-edit"),
     path(server + "facts/<int:number>/delete", facts.fact_delete_view, name="fact-delete"),
     path(server + "facts/<int:number>/restore", facts.fact_restore_view, name="fact-restore"),
+    path(server + "facts/<int:number>/audience", facts.fact_audience, name="fact-audience"),
     path(server + "summary", server_memory.summary_view, name="summary"),
     path(server + "summary/edit", server_memory.summary_edit, name="summary-edit"),
     path(server + "summary/history/", server_memory.summary_history, name="summary-history"),
