@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import uuid
+
 from django import forms
+from django.core.exceptions import ValidationError
 
 from memory.bot.reply import HistoryMessage
+from memory.bot.selectors import exchanges_for_server
 from memory.configuration.services import ChannelRule, ai_settings_problems
+from memory.facts.selectors import PurgeSource
 from memory.models import (
     CONTENT_MAX_LENGTH,
     KEY_MAX_LENGTH,
@@ -15,6 +20,8 @@ from memory.models import (
     EmbeddingProviderChoice,
     Scope,
 )
+
+from .audiences import channel_from_input
 
 _IMPORTANCE_ERROR = "The importance must be a number from 0 to 1, or empty for unscored."
 
@@ -91,6 +98,55 @@ class WipeForm(WipeChoiceForm):
     """The second step: the choice again (hidden) and the name or id typed to confirm it."""
 
     confirmation = forms.CharField(max_length=200, label="Type the server name (or the member id) to confirm")
+
+
+class PurgeForm(forms.Form):
+    """Where the facts to purge were learned: a channel (typed as #name or id; a thread's id purges that thread) or
+    one exchange (its id). Nothing is chosen beforehand; a valid form holds `purge_source`."""
+
+    CHANNEL, EXCHANGE = "channel", "exchange"
+    source = forms.ChoiceField(
+        choices=[(CHANNEL, "Every fact learned in one channel"), (EXCHANGE, "Every fact learned in one exchange")],
+        widget=forms.RadioSelect,
+        error_messages={"required": "Choose what to purge: the facts learned in a channel, or in one exchange.",
+                        "invalid_choice": "Choose what to purge: the facts learned in a channel, or in one exchange."},
+    )
+    channel = forms.CharField(required=False, max_length=120, label="Channel (#name or id)")
+    exchange = forms.CharField(required=False, max_length=100, label="Exchange id")
+
+    def __init__(self, *args, server, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.server = server
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("source") == self.CHANNEL:
+            try:
+                channel_id, name = channel_from_input(self.server, cleaned.get("channel", ""))
+            except ValidationError as error:
+                self.add_error("channel", error)
+            else:
+                cleaned["purge_source"] = PurgeSource(channel_id=channel_id, channel_name=name)
+        elif cleaned.get("source") == self.EXCHANGE:
+            exchange_id = self._exchange_id(cleaned.get("exchange", "").strip())
+            if exchange_id is not None:
+                cleaned["purge_source"] = PurgeSource(exchange_id=exchange_id)
+        return cleaned
+
+    def _exchange_id(self, raw: str) -> uuid.UUID | None:
+        if not raw:
+            self.add_error("exchange", "Paste the id of the exchange (it is in the address of its page in the log).")
+            return None
+        try:
+            exchange_id = uuid.UUID(raw)
+        except ValueError:
+            self.add_error("exchange", "An exchange id looks like 5f0c6a52-1d2e-4c3b-9a8f-0123456789ab; check what "
+                                       "you pasted.")
+            return None
+        if not exchanges_for_server(self.server).filter(pk=exchange_id).exists():
+            self.add_error("exchange", f"No exchange with this id is in the log of {self.server.name}.")
+            return None
+        return exchange_id
 
 
 class AISettingsForm(forms.Form):

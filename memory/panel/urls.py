@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import docs, exchanges, facts, memory_page, semantic, server_memory, settings_page
+from .views import docs, exchanges, facts, memory_page, purge, semantic, server_memory, settings_page
 
 app_name = "memory"
 
@@ -24,6 +24,7 @@ urlpatterns = [
     path(server + "memory-type/ranked", server_memory.ranked_dry_run, name="ranked-dry-run"),
     path(server + "restore-all", server_memory.restore_all, name="restore-all"),
     path(server + "wipe", server_memory.wipe, name="wipe"),
+    path(server + "purge", purge.purge, name="purge"),
     path(server + "audit/", server_memory.audit_log, name="audit"),
     path(server + "settings/", settings_page.ai_settings_page, name="settings"),
     path(server + "exchanges/", exchanges.exchange_list, name="exchanges"),

@@ -58,7 +58,8 @@ def exchange_detail(request: HtmxHttpRequest, guild_id: str, exchange_id) -> Htt
     if exchange is None:
         raise Http404("No such exchange.")
     return render(request, "memory/exchange_page.html",
-                  {"server": server, "exchange": exchange, "channels": channel_names(server)})
+                  {"server": server, "exchange": exchange, "channels": channel_names(server),
+                   "can_configure": can_configure(request.user, server)})
 
 
 @panel_login_required

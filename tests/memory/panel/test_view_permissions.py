@@ -35,8 +35,8 @@ class Route:
     name: str  # URL name in the memory namespace
     kwargs: dict
     method: str
-    # Needs the configure permission: it changes things, shows the form that changes them
-    # (edit, delete confirmation, wipe, restore all, summary edit), runs the real reply pipeline, which writes
+    # Needs the configure permission: it changes things, shows the form that changes them (edit, delete
+    # confirmation, wipe, purge, restore all, summary edit), runs the real reply pipeline, which writes
     # (playground), or names who changed what (audit log).
     changes: bool
     data: dict = field(default_factory=dict)  # query string of a GET, a valid body of a POST
@@ -70,6 +70,8 @@ MATRIX: list[Route] = [
     Route("wipe", SERVER, "GET", True),
     Route("wipe", SERVER, "POST", True, {"target": "server", "member_id": "", "confirmation": "Retro Arcade"},
           owner_status=302),
+    Route("purge", SERVER, "GET", True),
+    Route("purge", SERVER, "POST", True, {"source": "channel", "channel": "111"}, owner_status=302),
     Route("audit", SERVER, "GET", True),
     Route("settings", SERVER, "GET", False),
     Route("settings", SERVER, "POST", True, SETTINGS_FORM, owner_status=302),
@@ -85,7 +87,7 @@ MATRIX: list[Route] = [
 
 # The forms of one change (each behind a button a viewer does not get), and the pages of their own kept from viewers,
 # as README names them.
-FORMS_OF_A_CHANGE = {"fact-edit", "fact-delete", "summary-edit", "restore-all", "wipe"}
+FORMS_OF_A_CHANGE = {"fact-edit", "fact-delete", "summary-edit", "restore-all", "wipe", "purge"}
 PAGES_KEPT_FROM_VIEWERS = {"playground": "Playground", "audit": "Audit log"}
 README = Path(__file__).resolve().parents[3] / "README.md"
 
