@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import docs, exchanges, facts, memory_page, purge, semantic, server_memory, settings_page
+from .views import docs, exchanges, facts, forget_requests, memory_page, purge, semantic, server_memory, settings_page
 
 app_name = "memory"
 
@@ -25,6 +25,11 @@ urlpatterns = [
     path(server + "restore-all", server_memory.restore_all, name="restore-all"),
     path(server + "wipe", server_memory.wipe, name="wipe"),
     path(server + "purge", purge.purge, name="purge"),
+    path(server + "forget-requests/", forget_requests.forget_request_list, name="forget-requests"),
+    path(server + "forget-requests/<int:request_id>/wipe", forget_requests.forget_request_wipe_view,
+         name="forget-request-wipe"),
+    path(server + "forget-requests/<int:request_id>/dismiss", forget_requests.forget_request_dismiss_view,
+         name="forget-request-dismiss"),
     path(server + "audit/", server_memory.audit_log, name="audit"),
     path(server + "settings/", settings_page.ai_settings_page, name="settings"),
     path(server + "exchanges/", exchanges.exchange_list, name="exchanges"),

@@ -13,7 +13,7 @@ from memory.configuration.selectors import ai_settings_for_server
 from memory.facts.listing import SORTS, FactFilter, FactPage, FactState, fact_page_or_nearest
 from memory.facts.selectors import servers_with_retracted_facts
 from memory.text.hints import content_hint
-from memory.models import Audience
+from memory.models import Audience, ForgetRequest, ForgetRequestStatus
 from memory.types import PROFILES, profile_for
 from teams.models import SNOWFLAKE_REGEX
 from teams.panel import HtmxHttpRequest, panel_login_required
@@ -134,6 +134,8 @@ def memory_page(request: HtmxHttpRequest) -> HttpResponse:
             active_profile=profile_for(ai_settings.memory_type),
             profiles=PROFILES,
             create_form=FactCreateForm(),
+            forget_requests_waiting=ForgetRequest.objects.filter(server=chosen,
+                                                                 status=ForgetRequestStatus.OPEN).count(),
         )
     return render(request, "memory/memory_page.html", context)
 

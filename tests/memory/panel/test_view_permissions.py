@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from memory.facts.services import fact_retract
-from memory.models import Exchange
+from memory.models import Exchange, ForgetRequest
 from memory.panel import urls as memory_urls
 from tests.conftest import logged_in_client
 from tests.factories import make_fact
@@ -22,6 +22,8 @@ FACT_IN_FORCE = {"guild_id": GUILD, "number": 1}
 FACT_RETRACTED = {"guild_id": GUILD, "number": 2}
 EXCHANGE_ID = "5f0c6a52-1d2e-4c3b-9a8f-0123456789ab"
 EXCHANGE = {"guild_id": GUILD, "exchange_id": EXCHANGE_ID}
+FORGET_REQUEST_ID = 7
+FORGET_REQUEST = {"guild_id": GUILD, "request_id": FORGET_REQUEST_ID}
 SETTINGS_FORM = {
     "max_injected_items": "25", "weight_recency": "1", "weight_importance": "1", "weight_relevance": "1",
     "read_all_channels": "on", "write_all_channels": "on",
@@ -36,8 +38,8 @@ class Route:
     kwargs: dict
     method: str
     # Needs the configure permission: it changes things, shows the form that changes them (edit, delete
-    # confirmation, wipe, purge, restore all, summary edit), runs the real reply pipeline, which writes
-    # (playground), or names who changed what (audit log).
+    # confirmation, wipe, purge, a forget-me request's wipe, restore all, summary edit), runs the real reply
+    # pipeline, which writes (playground), or names who changed what (audit log).
     changes: bool
     data: dict = field(default_factory=dict)  # query string of a GET, a valid body of a POST
     owner_status: int = 200  # what the owner gets: 200, or 302 after a successful POST that redirects
@@ -72,6 +74,10 @@ MATRIX: list[Route] = [
           owner_status=302),
     Route("purge", SERVER, "GET", True),
     Route("purge", SERVER, "POST", True, {"source": "channel", "channel": "111"}, owner_status=302),
+    Route("forget-requests", SERVER, "GET", False),
+    Route("forget-request-wipe", FORGET_REQUEST, "GET", True),
+    Route("forget-request-wipe", FORGET_REQUEST, "POST", True, owner_status=302),
+    Route("forget-request-dismiss", FORGET_REQUEST, "POST", True, owner_status=302),
     Route("audit", SERVER, "GET", True),
     Route("settings", SERVER, "GET", False),
     Route("settings", SERVER, "POST", True, SETTINGS_FORM, owner_status=302),
@@ -87,7 +93,7 @@ MATRIX: list[Route] = [
 
 # The forms of one change (each behind a button a viewer does not get), and the pages of their own kept from viewers,
 # as README names them.
-FORMS_OF_A_CHANGE = {"fact-edit", "fact-delete", "summary-edit", "restore-all", "wipe", "purge"}
+FORMS_OF_A_CHANGE = {"fact-edit", "fact-delete", "summary-edit", "restore-all", "wipe", "purge", "forget-request-wipe"}
 PAGES_KEPT_FROM_VIEWERS = {"playground": "Playground", "audit": "Audit log"}
 README = Path(__file__).resolve().parents[3] / "README.md"
 
@@ -133,6 +139,8 @@ def our_memory(server):
     assert (in_force.number, retracted.number) == (1, 2)
     Exchange.objects.create(id=EXCHANGE_ID, server=server, channel_id="111", author_id="200000000000000011",
                             message="When is the tournament?", memory_type="classic")
+    ForgetRequest.objects.create(id=FORGET_REQUEST_ID, server=server, member_id="200000000000000031",
+                                 member_name="Mia")
 
 
 def test_every_memory_url_has_a_row_in_the_matrix():
