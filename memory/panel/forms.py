@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from memory.bot.reply import HistoryMessage
 from memory.bot.selectors import exchanges_for_server
 from memory.configuration.services import ChannelRule, ai_settings_problems
+from memory.configuration.settings_fields import BY_NAME
 from memory.facts.selectors import PurgeSource
 from memory.models import (
     CONTENT_MAX_LENGTH,
@@ -18,6 +19,7 @@ from memory.models import (
     AISettings,
     Audience,
     EmbeddingProviderChoice,
+    ForgetMeMode,
     Scope,
 )
 
@@ -176,6 +178,21 @@ class AISettingsForm(forms.Form):
                                            required=False,
                                            help_text="Changing it under Semantic re-embeds every fact, with progress "
                                                      "on the memory page; searches use words until it is done.")
+    # Not sent at all (an older page, a script): left as they are. Sent empty: the setting's sentence says why not.
+    exchange_log_days = forms.IntegerField(
+        required=False, label="Keep exchange logs for (days)",
+        widget=forms.NumberInput(attrs={"min": AISettings.EXCHANGE_LOG_DAYS_RANGE[0],
+                                        "max": AISettings.EXCHANGE_LOG_DAYS_RANGE[1]}),
+        help_text="0–3650 (default 90; 0 keeps them forever). Older exchanges keep who, where, when, the facts shown "
+                  "and the actions taken; their words (message, memory block, reply) are removed once a day. Facts are "
+                  "never touched.",
+        error_messages={"invalid": BY_NAME["exchange_log_days"].problem(None)})
+    forget_me_mode = forms.ChoiceField(
+        choices=ForgetMeMode.choices, required=False, widget=forms.RadioSelect,
+        label="When a member asks to be forgotten (/memory forget-me)",
+        help_text="Either way the audit log records who asked; requests are listed on the Forget-me requests page.",
+        error_messages={"invalid_choice": BY_NAME["forget_me_mode"].problem(None)})
+
     @staticmethod
     def initial_from(ai_settings: AISettings) -> dict:
         return {
@@ -191,6 +208,8 @@ class AISettingsForm(forms.Form):
             "reply_channel_ids": "\n".join(ai_settings.reply_channel_ids),
             "embedding_provider": ai_settings.embedding_provider,
             "remember_limit_per_hour": ai_settings.remember_limit_per_hour,
+            "exchange_log_days": ai_settings.exchange_log_days,
+            "forget_me_mode": ai_settings.forget_me_mode,
         }
 
     @staticmethod
@@ -201,6 +220,9 @@ class AISettingsForm(forms.Form):
         """The service's own checks, beside each field and together with every other error of the page (an
         endpoint form that is wrong too must not hide these until it is corrected)."""
         cleaned = super().clean()
+        for name in ("exchange_log_days", "forget_me_mode"):
+            if name in self.data and cleaned.get(name) in (None, "") and name not in self.errors:
+                self.add_error(name, BY_NAME[name].problem(None))
         if any(name in self.errors for name in ("max_injected_items", "weight_recency", "weight_importance",
                                                  "weight_relevance", "remember_limit_per_hour")):
             return cleaned  # not numbers at all: Django's own messages say so
@@ -211,7 +233,8 @@ class AISettingsForm(forms.Form):
             write=ChannelRule(True, self.split_ids(cleaned.get("write_channel_ids", ""))),
             reply_channel_ids=self.split_ids(cleaned.get("reply_channel_ids", "")),
             embedding_provider=cleaned.get("embedding_provider") or None,
-            remember_limit_per_hour=cleaned.get("remember_limit_per_hour"))
+            remember_limit_per_hour=cleaned.get("remember_limit_per_hour"),
+            exchange_log_days=cleaned.get("exchange_log_days"), forget_me_mode=cleaned.get("forget_me_mode") or None)
         for field, message in problems.items():
             self.add_error(field, message)
         return cleaned

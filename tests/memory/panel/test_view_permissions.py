@@ -26,7 +26,7 @@ FORGET_REQUEST_ID = 7
 FORGET_REQUEST = {"guild_id": GUILD, "request_id": FORGET_REQUEST_ID}
 SETTINGS_FORM = {
     "max_injected_items": "25", "weight_recency": "1", "weight_importance": "1", "weight_relevance": "1",
-    "read_all_channels": "on", "write_all_channels": "on",
+    "read_all_channels": "on", "write_all_channels": "on", "exchange_log_days": "90", "forget_me_mode": "request",
     **{f"{purpose}-{name}": "" for purpose in ("reply", "consolidation", "embedding")
        for name in ("base_url", "model_name", "api_key")},
 }
