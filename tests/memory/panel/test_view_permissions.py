@@ -1,4 +1,5 @@
-"""Who may open which memory URL: every URL of memory/panel/urls.py for anonymous, outsider, member and owner."""
+"""Who may open which memory URL: every URL of memory/panel/urls.py for anonymous, outsider, member, moderator and
+owner."""
 
 from __future__ import annotations
 
@@ -199,6 +200,16 @@ def test_a_member_may_read(member, route):
 @pytest.mark.parametrize("route", CHANGING, ids=route_id)
 def test_a_member_gets_403_on_every_changing_view(member, route, htmx):
     assert send(logged_in_client(member), route, htmx=htmx).status_code == 403
+
+
+@pytest.mark.parametrize("route", READING, ids=route_id)
+def test_a_moderator_may_read(moderator, route):
+    assert send(logged_in_client(moderator), route).status_code == 200
+
+
+@pytest.mark.parametrize("route", CHANGING, ids=route_id)
+def test_a_moderator_answers_proposals_but_gets_403_on_every_changing_view_of_memory(moderator, route):
+    assert send(logged_in_client(moderator), route, htmx=True).status_code == 403
 
 
 @pytest.mark.parametrize("route", MATRIX, ids=route_id)
