@@ -156,6 +156,19 @@ def test_the_memory_page_shows_who_sees_each_fact_filters_by_it_and_confirms_a_w
     expect(row(page, audiences["ban"]).locator(".badge-audience")).to_have_text("Server")
     assert Fact.objects.get(pk=audiences["ban"].pk).audience == Audience.SERVER
 
+    page.click("summary:has-text('Add a fact')")
+    form = page.locator("#fact-create")
+    form.locator("input[name=key]").fill("mod_rota")
+    form.locator("textarea[name=content]").fill("Ann moderates on Mondays.")
+    form.locator("input[name=audience][value=channel]").check()
+    form.locator("select[name=channel_id]").select_option(MODS)
+    fits(page, width)
+    screenshot(page, f"memory-add-fact-audience-{width}")
+    form.locator("button:has-text('Add fact')").click()
+    added = page.locator("#fact-rows .fact", has_text="mod_rota")
+    expect(added.locator(".badge-audience")).to_have_text("#mod-chat")
+    assert Fact.objects.get(key="mod_rota").source_channel_id == MODS
+
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_purge_by_source_counts_before_it_deletes(live_server, audiences, page, width):
@@ -210,6 +223,10 @@ def test_forget_me_requests_are_counted_on_the_memory_page_and_answered_on_their
     fits(page, width)
     screenshot(page, f"forget-request-wipe-{width}")
     nova_row.locator("button:has-text('Wipe 2 facts and 1 exchange')").click()
-    expect(nova_row).to_contain_text(f"Wiped member {NOVA}: 2 facts removed.")
+    expect(page.locator("#forget-requests > .message")).to_have_text(f"Wiped member {NOVA}: 2 facts removed.")
+    expect(page.locator(f"#forget-requests-answered #forget-request-{nova.pk}")).to_contain_text("Wiped by owner")
+    expect(page.locator("h2", has_text="Waiting for staff")).to_have_text("Waiting for staff (1)")
+    fits(page, width)
+    screenshot(page, f"forget-request-wiped-{width}")
     assert ForgetRequest.objects.get(pk=nova.pk).status == ForgetRequestStatus.WIPED
     assert not Fact.objects.filter(learned_from_member_id=NOVA).exists()

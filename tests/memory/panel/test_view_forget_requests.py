@@ -93,7 +93,12 @@ def test_confirming_wipes_the_member_records_the_answer_and_audits_it(owner, ask
     response = logged_in_client(owner).post(wipe_url(asked), headers=HTMX)
     page = response.content.decode()
     assert response.status_code == 200
-    assert f"Wiped member {PAUL}: 2 facts removed." in page and "Wiped by owner" in page
+    assert (response["HX-Retarget"], response["HX-Reswap"]) == ("#forget-requests", "outerHTML")
+    assert page.lstrip().startswith('<section id="forget-requests">')
+    assert f'<p class="message" role="status">Wiped member {PAUL}: 2 facts removed.</p>' in page
+    answered = page[page.index('id="forget-requests-answered"'):]
+    assert f'id="forget-request-{asked.pk}"' in answered and "Wiped by owner" in answered
+    assert "No request is waiting." in page
     assert list(Fact.objects.values_list("key", flat=True)) == ["mia_pet"]
     asked.refresh_from_db()
     assert (asked.status, asked.handled_by, asked.facts_removed) == (ForgetRequestStatus.WIPED, owner, 2)
