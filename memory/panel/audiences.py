@@ -20,7 +20,7 @@ def channel_text(channel_id: str, name: str | None) -> str:
 
 def attach_audiences(facts: Iterable[Fact]) -> None:
     """Give each fact `source_label` (its source channel, '' when learned nowhere) and `thread_label` ('thread #name'
-    or 'thread 222' when learned in one, else ''): one query for every fact of the page, whatever servers they are on."""
+    or 'thread 222' when learned in one, else ''): one query for every fact of the page, whatever their servers."""
     facts = list(facts)
     wanted = {(fact.server_id, channel) for fact in facts
               for channel in (fact.source_channel_id, fact.source_thread_id) if channel}

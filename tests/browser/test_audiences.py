@@ -120,7 +120,8 @@ def test_the_memory_page_shows_who_sees_each_fact_filters_by_it_and_confirms_a_w
     log_in(page, live_server, "owner")
     open_memory(page, live_server)
     expect(row(page, audiences["ban"]).locator(".badge-audience")).to_have_text("#mod-chat")
-    expect(row(page, audiences["ban"]).locator(".fact-meta")).to_contain_text("learned in #mod-chat (in thread #ban talk)")
+    expect(row(page, audiences["ban"]).locator(".fact-meta")).to_contain_text(
+        "learned in #mod-chat (in thread #ban talk)")
     expect(row(page, audiences["raid"]).locator(".badge-audience")).to_have_text("Server")
     expect(row(page, audiences["watch"]).locator(".badge-audience")).to_have_text("Staff only")
     expect(row(page, audiences["unreported"]).locator(".badge-audience")).to_have_text("channel 300000000000000099")

@@ -183,6 +183,10 @@ def test_every_error_of_the_page_shows_at_once_with_a_line_at_the_top(owner, ser
 # Members' words and forgetting (issue 19) -----------------------------------------------------------------------
 
 
+DAYS_SENTENCE = "Keep exchange logs for must be a whole number from 0 to 3650."
+MODE_SENTENCE = "Choose request or wipe for when a member asks to be forgotten."
+
+
 def field_of(page: str, name: str) -> str:
     """The settings field block holding the input(s) named `name`: up to the next field or the end of its card."""
     at = page.index(f'name="{name}"')
@@ -222,14 +226,12 @@ def test_keeping_logs_forever_is_zero_days(owner, server):
 
 
 @pytest.mark.parametrize("changes, field, sentence", [
-    ({"exchange_log_days": "3651"}, "exchange_log_days", "Keep exchange logs for must be a whole number from 0 to 3650."),
-    ({"exchange_log_days": "-1"}, "exchange_log_days", "Keep exchange logs for must be a whole number from 0 to 3650."),
-    ({"exchange_log_days": "ninety"}, "exchange_log_days",
-     "Keep exchange logs for must be a whole number from 0 to 3650."),
-    ({"exchange_log_days": ""}, "exchange_log_days", "Keep exchange logs for must be a whole number from 0 to 3650."),
-    ({"forget_me_mode": "ignore"}, "forget_me_mode",
-     "Choose request or wipe for when a member asks to be forgotten."),
-    ({"forget_me_mode": ""}, "forget_me_mode", "Choose request or wipe for when a member asks to be forgotten."),
+    ({"exchange_log_days": "3651"}, "exchange_log_days", DAYS_SENTENCE),
+    ({"exchange_log_days": "-1"}, "exchange_log_days", DAYS_SENTENCE),
+    ({"exchange_log_days": "ninety"}, "exchange_log_days", DAYS_SENTENCE),
+    ({"exchange_log_days": ""}, "exchange_log_days", DAYS_SENTENCE),
+    ({"forget_me_mode": "ignore"}, "forget_me_mode", MODE_SENTENCE),
+    ({"forget_me_mode": ""}, "forget_me_mode", MODE_SENTENCE),
 ], ids=["over 3650", "negative", "not a number", "empty days", "unknown mode", "empty mode"])
 def test_a_bad_value_is_told_beside_its_field_and_nothing_is_saved(owner, server, changes, field, sentence):
     data = settings_form(exchange_log_days="30", forget_me_mode="wipe", max_injected_items="33")
