@@ -365,7 +365,7 @@ def _server_vectors(server_id: int) -> tuple[np.ndarray, np.ndarray]:
     data = bytearray()
     with connection.cursor() as cursor, cursor.connection.cursor() as raw_cursor, raw_cursor.copy(
         "COPY (SELECT e.fact_id, e.vector FROM memory_factembedding e JOIN memory_fact f ON f.id = e.fact_id "
-        f"AND f.retracted_at IS NULL AND {visible_sql('f', repr(_reader().channel_id))} "
+        f"AND f.retracted_at IS NULL AND {visible_sql('f', tuple(map(repr, _reader().params.values())))} "
         f"WHERE e.server_id = {int(server_id)} AND e.model_name = '{MODEL_NAME}') TO STDOUT (FORMAT BINARY)"
     ) as copy:
         for chunk in copy:

@@ -13,7 +13,7 @@ from django.contrib.postgres.search import SearchQuery
 from django.db import connection
 from django.db.models import Q, QuerySet
 
-from memory.models import PREFIX_CONFIG, Fact
+from memory.models import PREFIX_CONFIG, Channel, Fact
 from memory.text.keys import normalise_key
 from memory.text.words import words as text_words
 
@@ -101,7 +101,10 @@ def _filtered_facts(fact_filter: FactFilter) -> QuerySet[Fact]:
     if fact_filter.audience:
         facts = facts.filter(audience=fact_filter.audience)
     if fact_filter.channel:
-        facts = facts.filter(Q(source_channel_id=fact_filter.channel) | Q(source_thread_id=fact_filter.channel))
+        # A private thread's facts have the thread as their source channel: the channel's threads count too.
+        threads = Channel.objects.filter(server_id__in=ids, parent_id=fact_filter.channel).values("channel_id")
+        facts = facts.filter(Q(source_channel_id=fact_filter.channel) | Q(source_thread_id=fact_filter.channel)
+                             | Q(source_channel_id__in=threads))
     search = search_query_for(fact_filter.query)  # fact_page answers a letterless query before this
     if search is not None:
         facts = facts.filter(search_vector=search)

@@ -34,7 +34,7 @@ def attach_audiences(facts: Iterable[Fact]) -> None:
         fact.source_label = (channel_text(fact.source_channel_id, names.get((fact.server_id, fact.source_channel_id)))
                              if fact.source_channel_id else "")
         thread_name = names.get((fact.server_id, fact.source_thread_id))
-        fact.thread_label = ("" if not fact.source_thread_id
+        fact.thread_label = ("" if fact.source_thread_id in ("", fact.source_channel_id)  # a private thread's own
                              else f"thread #{thread_name}" if thread_name else f"thread {fact.source_thread_id}")
 
 

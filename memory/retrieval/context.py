@@ -16,7 +16,7 @@ from memory.models import AISettings, Fact
 from memory.types import NEWEST_FIRST_TYPES, ContextOrder, RelevanceKind, profile_for
 from teams.models import Server
 
-from .audience import Reader, visible_sql
+from .audience import POSITIONAL, Reader, visible_sql
 from .fusion import hybrid_ids
 from .ranking import RELEVANCE_DEPTH, Weights, rank_top, relevance_by_position
 from .shown_facts import CONTEXT_COLUMNS, facts_from_rows
@@ -106,12 +106,12 @@ def context_strategy(memory_type: str) -> Callable[[Server, AISettings, str, Rea
 # finds the bot's token and server (memory.bot.selectors), for the table aliases s (the server) and a (its
 # AI settings): the same statement, so the same snapshot and settings, one round trip fewer on the bot's
 # busiest call. NULL for the other types, and for a server without AI settings (created on first use).
-# Its one positional parameter is the reader's channel (Reader.params), the message's channel in the body.
+# Its positional parameters are the reader's (Reader.params' values: channel, thread), from the message's body.
 NEWEST_IN_FORCE_JSON_SQL = f"""
     CASE WHEN a.memory_type IN ({", ".join(f"'{memory_type}'" for memory_type in NEWEST_FIRST_TYPES)}) THEN (
         SELECT COALESCE(json_agg({CONTEXT_COLUMNS.json_array_sql} ORDER BY f.changed_at DESC, f.id DESC), '[]')
         FROM (SELECT {CONTEXT_COLUMNS.sql} FROM memory_fact f
-              WHERE f.server_id = s.id AND f.retracted_at IS NULL AND {visible_sql("f", "%s")}
+              WHERE f.server_id = s.id AND f.retracted_at IS NULL AND {visible_sql("f", POSITIONAL)}
               ORDER BY f.changed_at DESC, f.id DESC LIMIT a.max_injected_items) f)
     END"""
 

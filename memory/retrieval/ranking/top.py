@@ -99,8 +99,8 @@ class _Walk:
                 **self.reader.params}
 
     @property
-    def hint_key(self) -> tuple[int, str, Weights, int]:
-        return (self.server_id, self.reader.channel_id, self.weights, self.limit)
+    def hint_key(self) -> tuple[int, Reader, Weights, int]:
+        return (self.server_id, self.reader, self.weights, self.limit)
 
     def fetch(self, sql: str, params: dict) -> list[tuple[tuple, tuple]]:
         """Rows of `sql`, each split into its own columns and the caller's, read in the same round trip

@@ -29,7 +29,8 @@ THREADS = [f"55500000000000010{index}" for index in range(3)]
 fact = st.fixed_dictionaries({
     "audience": st.sampled_from([Audience.SERVER, Audience.SERVER, Audience.CHANNEL, Audience.CHANNEL,
                                  Audience.STAFF]),
-    "channel": st.integers(min_value=0, max_value=len(CHANNELS) - 1),
+    # the last index: learned in a private thread of a public channel, the thread its own source (learned_where)
+    "channel": st.integers(min_value=0, max_value=len(CHANNELS)),
     "has_source": st.booleans(),  # a server or staff fact may name where it was learned, or not
     "in_thread": st.booleans(),
     "word": st.integers(min_value=0, max_value=len(WORDS) - 1),
@@ -50,10 +51,12 @@ def _facts(server, case) -> list[Fact]:
     made = []
     for index, drawn in enumerate(case["facts"]):
         named = drawn["audience"] == Audience.CHANNEL or drawn["has_source"]
-        channel = CHANNELS[drawn["channel"]] if named else ""
+        own_thread = drawn["channel"] == len(CHANNELS)
+        channel = (THREADS[0] if own_thread else CHANNELS[drawn["channel"]]) if named else ""
+        thread = THREADS[0] if own_thread else THREADS[index % len(THREADS)] if drawn["in_thread"] else ""
         made.append(make_fact(server, key=f"note_{index}", content=f"The {WORDS[drawn['word']]} note {index}.",
                               audience=drawn["audience"], source_channel_id=channel,
-                              source_thread_id=THREADS[index % len(THREADS)] if named and drawn["in_thread"] else ""))
+                              source_thread_id=thread if named else ""))
         if drawn["retracted"]:
             fact_retract(fact=made[-1], reason="no longer true")
     return made
@@ -84,7 +87,8 @@ def test_the_bot_is_handed_exactly_the_facts_its_channel_may_see_that_the_type_w
                                       content=f"tell me about the {word}",
                                       thread_parent_id=channel if in_thread else "")
             reader = Reader.for_message(message.channel_id, message.thread_parent_id)
-            assert reader.channel_id == channel  # a thread reads as the channel it was started in
+            assert reader.channel_id == channel  # a thread reads as the channel it was started in, and as itself
+            assert reader.thread_id == (THREADS[0] if in_thread else "")
             visible = [fact for fact in every_fact if fact.retracted_at is None and visible_to(fact, reader)]
             reads = not in_thread or case["include_threads"]
             in_force = [fact for fact in every_fact if fact.retracted_at is None]

@@ -51,15 +51,17 @@ def test_no_channels_writes_nothing(api, server):
 
 
 def test_a_public_channel_gives_what_the_bot_learns_there_to_the_whole_server(api, server):
-    """The contract's point: after the report, a remember in #general (or a thread of it) is for every channel,
-    one in #mod-chat only for #mod-chat."""
+    """The contract's point: after the report, a remember in #general (or a public thread of it) is for every
+    channel, one in #mod-chat only for #mod-chat, and one in a private thread of #general only for that thread."""
     configure(server, memory_type=MemoryType.ARCHIVE, include_threads=True)
-    api.report_channels(server, [GENERAL, MODS])
-    for channel, key in (("111", "in_general"), ("444", "in_mods"), ("555", "in_thread")):
-        exchange = api.context(server, channel_id=channel, thread_parent_id="111" if channel == "555" else None)
+    api.report_channels(server, [GENERAL, MODS, THREAD, {"id": "556", "name": "ticket-7", "public": False, "parent_id": "111"}])
+    for channel, key in (("111", "in_general"), ("444", "in_mods"), ("555", "in_thread"), ("556", "in_ticket")):
+        exchange = api.context(server, channel_id=channel, thread_parent_id="111" if channel in ("555", "556") else None)
         api.actions(exchange["exchange"], remember=[{"key": key, "content": f"Learned {key}."}])
-    learned = dict(Fact.objects.values_list("key", "audience"))
-    assert learned == {"in_general": Audience.SERVER, "in_mods": Audience.CHANNEL, "in_thread": Audience.SERVER}
+    learned = {key: (audience, channel) for key, audience, channel in
+               Fact.objects.values_list("key", "audience", "source_channel_id")}
+    assert learned == {"in_general": (Audience.SERVER, "111"), "in_mods": (Audience.CHANNEL, "444"),
+                       "in_thread": (Audience.SERVER, "111"), "in_ticket": (Audience.CHANNEL, "556")}
 
 
 def test_it_takes_500_channels_in_one_call(api, server):
