@@ -155,7 +155,7 @@ def test_a_hint_left_in_one_channel_is_never_taken_in_another(server, small_walk
     random_memory(server, rng, 120, now)
     weights = Weights(1, 1, 1)
     rank_top(server.pk, weights, 10, {}, now, reader=Reader.for_message(MODS))
-    assert set(top._HINTS) == {(server.pk, MODS, weights, 10)}
+    assert set(top._HINTS) == {(server.pk, Reader.for_message(MODS), weights, 10)}
     in_lounge = rank_top(server.pk, weights, 10, {}, now, reader=Reader.for_message(LOUNGE))
     assert "hinted" not in in_lounge.steps
     assert [fact.id for fact in in_lounge.facts] == [fact.id for fact in rank_every_fact(
@@ -171,7 +171,7 @@ def test_a_wrong_hint_costs_a_round_trip_never_a_fact(server, small_walks, hint)
     weights = Weights(1, 1, 1)
     for limit in (3, 20):
         relevance = random_relevance(rng, in_force)
-        top._HINTS[(server.pk, ANYWHERE.channel_id, weights, limit)] = (hint, microseconds(now))
+        top._HINTS[(server.pk, ANYWHERE, weights, limit)] = (hint, microseconds(now))
         fast = rank_top(server.pk, weights, limit, relevance, now, reader=ANYWHERE)
         assert [fact.id for fact in fast.facts] == [fact.id for fact in rank_every_fact(
             server, weights, limit, relevance, now)]
@@ -185,7 +185,7 @@ def test_each_ranking_leaves_a_hint_no_higher_than_any_messages_nth_best(server)
     in_force = random_memory(server, rng, 150, now, audiences=False)
     weights = Weights(2, 1, 1)
     rank_top(server.pk, weights, 10, random_relevance(rng, in_force), now, reader=ANYWHERE)
-    lower_bound, _at = top._HINTS[(server.pk, ANYWHERE.channel_id, weights, 10)]
+    lower_bound, _at = top._HINTS[(server.pk, ANYWHERE, weights, 10)]
     for _ in range(10):
         relevance = random_relevance(rng, in_force)
         assert lower_bound <= rank_every_fact(server, weights, 10, relevance, now)[-1].score
