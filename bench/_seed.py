@@ -255,13 +255,16 @@ class _Generator:
             retracted,
             reason,
             str(version),
+            "server",  # audience: every fact may be read anywhere; ensure_channel_limited narrows a tenth
+            "",  # source_channel_id
+            "",  # source_thread_id
         )
 
 
 COLUMNS = (
     "server_id", "number", "scope", "member_id", "key", "content", "confidence", "importance",
     "author_kind", "author_user_id", "learned_from_member_id", "created_at", "changed_at", "valid_from",
-    "retracted_at", "retraction_reason", "version",
+    "retracted_at", "retraction_reason", "version", "audience", "source_channel_id", "source_thread_id",
 )
 NULLABLE = {"importance", "author_user_id", "retracted_at"}
 
@@ -409,3 +412,49 @@ def ensure_server_facts(guild_id: str, name: str, target: int, *, seed: int | No
         table_size, database_size = cursor.fetchone()
     _log(f"seeded in {time.perf_counter() - started:.0f} s; memory_fact {table_size}, database {database_size}")
     return server, user
+
+
+# Who may see a fact (issue 19): a tenth of every bench server's facts were learned in one of a few private
+# channels and are channel-limited; the benches read as a member in PUBLIC_CHANNEL, who may not see them. Which
+# facts is fixed by their number (number % 10 == CHANNEL_LIMITED_REMAINDER, the channel by the tens), so every
+# seeding, and every server, gets the same share; the generator drew each row at random, so the share is spread
+# evenly over time, weight and words.
+PUBLIC_CHANNEL = "900000000000000100"
+PRIVATE_CHANNELS = ("900000000000000101", "900000000000000102", "900000000000000103", "900000000000000104")
+CHANNEL_LIMITED_REMAINDER = 7
+_PRIVATE_CHANNEL_OF_NUMBER = (f"(ARRAY[{', '.join(repr(channel) for channel in PRIVATE_CHANNELS)}])"
+                              f"[(number / 10) %% {len(PRIVATE_CHANNELS)} + 1]")
+
+
+def ensure_channel_limited(server) -> int:
+    """Make a tenth of the server's facts channel-limited (an idempotent UPDATE on the reused seed, not a
+    re-seed) and report the channels (PUBLIC_CHANNEL public, the others private). When rows changed, rebuild
+    memory_fact's indexes and VACUUM ANALYZE: the audience columns are in fact_in_force_newest, so the UPDATE
+    put a new entry beside every old one, and the page splits left it a third larger (438 MB instead of 332 at
+    a million facts) -- large enough that the planner walked fact_newest and the table instead of the covering
+    index (5.0 instead of 1.2 ms per 2,000 entries walked). A fresh seed has no such bloat; neither should the
+    reused one. Returns how many facts changed (0 on every later run)."""
+    from django.db import connection, transaction
+
+    from memory.configuration.directory import ReportedChannel, channels_report
+
+    started = time.perf_counter()
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(
+            f"""UPDATE memory_fact SET audience = 'channel', source_channel_id = {_PRIVATE_CHANNEL_OF_NUMBER}
+                WHERE server_id = %s AND number %% 10 = %s
+                  AND (audience <> 'channel' OR source_channel_id <> {_PRIVATE_CHANNEL_OF_NUMBER})""",
+            [server.pk, CHANNEL_LIMITED_REMAINDER])
+        changed = cursor.rowcount
+        channels_report(server=server, channels=[
+            ReportedChannel(PUBLIC_CHANNEL, "general", public=True),
+            *(ReportedChannel(channel, f"private-{index}") for index, channel in enumerate(PRIVATE_CHANNELS, 1))])
+    if changed:
+        with connection.cursor() as cursor:
+            cursor.execute("SET maintenance_work_mem = '1GB'")
+            cursor.execute("REINDEX TABLE memory_fact")
+            cursor.execute("RESET maintenance_work_mem")
+            cursor.execute("VACUUM (ANALYZE) memory_fact")
+        _log(f"server {server.guild_id}: {changed:,} facts made channel-limited in "
+             f"{time.perf_counter() - started:.0f} s (REINDEX and VACUUM ANALYZE included)")
+    return changed

@@ -2,8 +2,11 @@
 
 Three servers of the Bench team hold realistic text from bench/_seed.py: the million-fact server that
 bench/memory_page.py uses, and servers of 100,000 and 1,000 facts, seeded on the first run (about a
-minute for the 100k one, progress on stderr) and reused afterwards. Every run issues a fresh bot token
-for the team and revokes it at the end.
+minute for the 100k one, progress on stderr) and reused afterwards. A tenth of each server's facts are
+channel-limited, learned in one of a few private channels (bench._seed.ensure_channel_limited, an UPDATE
+made once), and every message is read in one public channel (bench._seed.PUBLIC_CHANNEL), so every read
+leaves those facts out in its statement. Every run issues a fresh bot token for the team and revokes it
+at the end.
 
 Figures, 200 requests each, cycling through messages drawn the way members talk (names, topics, a few
 common words, picked with Zipf-like weights from the seed's own word lists):
@@ -119,8 +122,11 @@ def _messages(count: int) -> list[str]:
 
 
 def _context_bodies(messages: list[str]) -> list[dict]:
+    """The context call's bodies: members in one public channel (the channel-limited facts are not theirs)."""
+    from bench._seed import PUBLIC_CHANNEL
+
     rng = random.Random(7)
-    channels = [str(rng.randrange(10**17, 10**18)) for _ in range(6)]
+    channels = [PUBLIC_CHANNEL]
     authors = [(str(rng.randrange(10**17, 10**18)), name.capitalize()) for name in
                ("sam", "alex", "nova", "pixel", "kai", "luna", "toast", "otter")]
     bodies = []
@@ -289,15 +295,18 @@ def _settled_without_cap(server, messages: list[str]) -> float:
     (ranked again outside the timing, to see how each was found)."""
     from django.utils import timezone
 
-    from memory.retrieval.ranking import Weights, rank_top
-    from memory.retrieval.context import message_relevance
+    from bench._seed import PUBLIC_CHANNEL
     from memory.configuration.selectors import ai_settings_for_server
+    from memory.retrieval.audience import Reader
+    from memory.retrieval.context import message_relevance
+    from memory.retrieval.ranking import Weights, rank_top
 
     ai_settings = ai_settings_for_server(server)
+    reader = Reader.for_message(PUBLIC_CHANNEL)
     settled = 0
     for message in messages:
         run = rank_top(server.pk, Weights.of(ai_settings), ai_settings.max_injected_items,
-                       message_relevance(server, message).by_fact, timezone.now())
+                       message_relevance(server, message, reader=reader).by_fact, timezone.now(), reader=reader)
         settled += run.capped == 0 and "deeper" not in run.steps
     return settled / len(messages)
 
@@ -406,6 +415,7 @@ def main(*, smoke: bool) -> None:
         SMOKE_GUILD_ID,
         SMOKE_SERVER_NAME,
         TARGET_FACTS,
+        ensure_channel_limited,
         ensure_server_facts,
     )
     from memory.bot.exchanges import IncomingMessage, exchange_open
@@ -421,6 +431,7 @@ def main(*, smoke: bool) -> None:
             guild_id, name, facts = BENCH_GUILD_ID, BENCH_SERVER_NAME, TARGET_FACTS
         seed_started = time.perf_counter()
         server, user = ensure_server_facts(guild_id, name, facts)
+        ensure_channel_limited(server)
         print(f"# server {label}: guild {guild_id}, ready in {time.perf_counter() - seed_started:.1f} s",
               file=sys.stderr, flush=True)
         servers.append((label, server))

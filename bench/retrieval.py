@@ -70,6 +70,7 @@ def main(*, smoke: bool) -> None:
     setup_django()
     from bench.retrieval_data import FACTS, QUESTIONS
     from memory.retrieval import fusion
+    from memory.retrieval.audience import Reader
     from memory.retrieval.meaning import nearest_fact_ids
     from memory.retrieval.words import search_word_ids
 
@@ -85,9 +86,11 @@ def main(*, smoke: bool) -> None:
     server, provider, fact_ids = _server_with_vectors(guild_id, name, facts)
     answers = [{fact_ids[index] for index in indexes} for _, indexes in questions]
     words, meaning = [], []
+    reader = Reader.any_channel()  # the data set's facts are all the server's (audience server)
     for question, _ in questions:
-        words.append(search_word_ids(server.pk, question, DEPTH))
-        meaning.append(nearest_fact_ids(server.pk, provider.model_name, provider.query(question), DEPTH))
+        words.append(search_word_ids(server.pk, question, DEPTH, reader=reader))
+        meaning.append(nearest_fact_ids(server.pk, provider.model_name, provider.query(question), DEPTH,
+                                        reader=reader))
     hybrid = [fusion.fuse(w, m, TOP) for w, m in zip(words, meaning, strict=True)]
     for mode, rankings in (("words", words), ("meaning", meaning), ("hybrid", hybrid)):
         recall, mrr = _scores(rankings, answers)

@@ -12,9 +12,11 @@ Figures (one line each, the bench/_harness.py format):
   rank by words alone; a `#` line splits the figure between the two kinds.
 - embed.message: the real built-in local provider (memory.clients.embeddings.LocalProvider().query), 200 calls on
   the same messages, those of 12 characters or more: what such a request adds on top of context.hybrid.
-- hnsw.recall10.1m: recall@10 of memory.retrieval.meaning.nearest_fact_ids (HNSW, filtered by server, with
-  hnsw.iterative_scan) against exact search, on 200 synthetic queries on the million-fact server.
-  Exact search is numpy over that server's in-force vectors, read once from PostgreSQL (binary COPY,
+- hnsw.recall10.1m: recall@10 of memory.retrieval.meaning.nearest_fact_ids (HNSW, filtered by server and by
+  audience in the same statement, with hnsw.iterative_scan) against exact search, on 200 synthetic queries on
+  the million-fact server, read in bench._seed.PUBLIC_CHANNEL, which may not see the tenth of the facts that are
+  channel-limited (bench._seed.ensure_channel_limited, as bench/context.py). Exact search is numpy over that
+  server's in-force vectors the reader may see, read once from PostgreSQL (binary COPY,
   about 1.5 GB in memory): a brute-force dot product of 200 queries against every vector takes seconds,
   where a sequential scan per query in SQL (enable_indexscan off) takes about 2.5 s each; the two agree.
   `#` lines give the p50/p95 of nearest_fact_ids alone, the same recall on the 100k server (whose
@@ -338,22 +340,33 @@ def _explain_nearest(server_id: int, vector: list[float], limit: int) -> None:
     with transaction.atomic(), connection.cursor() as cursor:
         meaning.set_hnsw_search(cursor)
         cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + meaning.NEAREST_SQL,
-                       meaning.nearest_params(server_id, MODEL_NAME, vector, limit))
+                       meaning.nearest_params(server_id, MODEL_NAME, vector, limit, _reader()))
         plan = "\n".join(re.sub(r"'\[[^\]]*\]'", "'[vector]'", row[0]) for row in cursor.fetchall())
     print(f"## nearest_fact_ids(server {server_id}, limit {limit}):\n{plan}\n", file=sys.stderr, flush=True)
 
 
+def _reader():
+    """Whom the benches read for: a member in the public channel (bench/context.py's bodies)."""
+    from bench._seed import PUBLIC_CHANNEL
+    from memory.retrieval.audience import Reader
+
+    return Reader.for_message(PUBLIC_CHANNEL)
+
+
 def _server_vectors(server_id: int) -> tuple[np.ndarray, np.ndarray]:
-    """(fact ids, vectors) of the server's facts in force with a synthetic vector, by binary COPY."""
+    """(fact ids, vectors) of the server's facts in force with a synthetic vector that the bench's reader may
+    see (the same rule as the search: memory.retrieval.audience.visible_sql), by binary COPY."""
     from django.db import connection
+
+    from memory.retrieval.audience import visible_sql
 
     row = np.dtype([("fields", ">i2"), ("id_len", ">i4"), ("fact_id", ">i8"), ("vector_len", ">i4"),
                     ("dim", ">i2"), ("unused", ">i2"), ("vector", ">f4", (DIMENSIONS,))])
     data = bytearray()
     with connection.cursor() as cursor, cursor.connection.cursor() as raw_cursor, raw_cursor.copy(
         "COPY (SELECT e.fact_id, e.vector FROM memory_factembedding e JOIN memory_fact f ON f.id = e.fact_id "
-        f"AND f.retracted_at IS NULL WHERE e.server_id = {int(server_id)} AND e.model_name = '{MODEL_NAME}') "
-        "TO STDOUT (FORMAT BINARY)"
+        f"AND f.retracted_at IS NULL AND {visible_sql('f', tuple(map(repr, _reader().params.values())))} "
+        f"WHERE e.server_id = {int(server_id)} AND e.model_name = '{MODEL_NAME}') TO STDOUT (FORMAT BINARY)"
     ) as copy:
         for chunk in copy:
             data += chunk
@@ -388,12 +401,13 @@ def _recall(label: str, server_id: int, queries: np.ndarray, k: int, report: boo
     exact = _exact_top(ids, vectors, queries, k)
     exact_seconds = time.perf_counter() - exact_started
     del vectors
+    reader = _reader()
     for vector in queries[:WARMUP]:
-        nearest_fact_ids(server_id, MODEL_NAME, vector.tolist(), k)
+        nearest_fact_ids(server_id, MODEL_NAME, vector.tolist(), k, reader=reader)
     found, samples, short = 0, [], 0
     for vector, truth in zip(queries, exact, strict=True):
         started = time.perf_counter()
-        got = nearest_fact_ids(server_id, MODEL_NAME, vector.tolist(), k)
+        got = nearest_fact_ids(server_id, MODEL_NAME, vector.tolist(), k, reader=reader)
         samples.append((time.perf_counter() - started) * 1000)
         short += len(got) < k
         found += len(set(got) & set(truth))
@@ -416,16 +430,16 @@ def _ef_search_sweep(server_id: int, queries: np.ndarray, exact: list[list[int]]
     setting memory.retrieval.meaning.HNSW_EF_SEARCH in this process for the sweep (restored after)."""
     from memory.retrieval import meaning
 
-    app_value = meaning.HNSW_EF_SEARCH
+    app_value, reader = meaning.HNSW_EF_SEARCH, _reader()
     try:
         for ef_search in EF_SEARCH_SWEEP:
             meaning.HNSW_EF_SEARCH = ef_search
             for vector in queries[:WARMUP]:
-                meaning.nearest_fact_ids(server_id, MODEL_NAME, vector.tolist(), k)
+                meaning.nearest_fact_ids(server_id, MODEL_NAME, vector.tolist(), k, reader=reader)
             found, samples = 0, []
             for vector, truth in zip(queries, exact, strict=True):
                 started = time.perf_counter()
-                got = meaning.nearest_fact_ids(server_id, MODEL_NAME, vector.tolist(), k)
+                got = meaning.nearest_fact_ids(server_id, MODEL_NAME, vector.tolist(), k, reader=reader)
                 samples.append((time.perf_counter() - started) * 1000)
                 found += len(set(got) & set(truth))
             print(f"# sweep hnsw.ef_search={ef_search}{' (the app)' if ef_search == app_value else ''}: "
@@ -482,6 +496,7 @@ def main(*, smoke: bool, seed_only: bool) -> None:
         SMOKE_GUILD_ID,
         SMOKE_SERVER_NAME,
         TARGET_FACTS,
+        ensure_channel_limited,
         ensure_server_facts,
     )
 
@@ -492,6 +507,7 @@ def main(*, smoke: bool, seed_only: bool) -> None:
         if guild_id is None:
             guild_id, name, facts = BENCH_GUILD_ID, BENCH_SERVER_NAME, TARGET_FACTS
         server, user = ensure_server_facts(guild_id, name, facts)
+        ensure_channel_limited(server)
         servers.append((label, server))
         targets[label] = target
     subtopics = centres()

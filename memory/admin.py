@@ -1,24 +1,46 @@
-"""Django admin for raw memory data: facts, summaries, AI settings and model endpoints (keys never shown), and the
-Server admin of teams extended so that deleting a server wipes its memory first."""
+"""Django admin for raw memory data: facts (with who may see them and where they were learned), summaries, AI
+settings, model endpoints (keys never shown) and members' forget-me requests (read-only), and the Server admin of
+teams extended so that deleting a server wipes its memory first."""
 
 from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
+from django.db import models
 from django.http import Http404
 
 from memory.configuration.services import model_endpoint_set
 from memory.facts.deletes import fact_delete, server_wipe
-from memory.facts.services import FactAuthor, FactConflict, FactGone, fact_create, fact_update, validate_member_id
-from memory.models import AISettings, Channel, Exchange, Fact, ModelEndpoint, Scope, Summary
+from memory.facts.services import (
+    FactAuthor,
+    FactConflict,
+    FactGone,
+    fact_create,
+    fact_update,
+    validate_channel_id,
+    validate_member_id,
+)
+from memory.models import (
+    AISettings,
+    Audience,
+    Channel,
+    Exchange,
+    Fact,
+    ForgetRequest,
+    ModelEndpoint,
+    Scope,
+    Summary,
+)
 from memory.text.limits import validate_content, validate_key, validate_unit_interval
 from teams.admin import ServerAdmin
 from teams.models import Server
 
 # What admin may write on a fact, through the same services as the panel (numbers, versions, audit rows,
-# re-embedding); windows, authors and links change through the panel's own flows, where they are audited.
-FACT_ADD_FIELDS = ["server", "key", "content", "scope", "member_id", "confidence", "importance"]
+# re-embedding); windows, authors, links and the audience change through the panel's own flows, where they are
+# audited (a widening of a fact learned in a private channel is confirmed there first).
+FACT_ADD_FIELDS = ["server", "key", "content", "scope", "member_id", "confidence", "importance", "audience",
+                   "source_channel_id"]
 FACT_EDITABLE_FIELDS = ["key", "content", "confidence", "importance"]
 
 
@@ -50,6 +72,11 @@ class FactAdminForm(forms.ModelForm):
                   "importance": lambda value: validate_unit_interval(value, "importance", allow_none=True)}
         if cleaned.get("scope") == Scope.MEMBER and "member_id" in self.fields:
             checks["member_id"] = validate_member_id
+        if cleaned.get("source_channel_id") and "source_channel_id" in self.fields:
+            checks["source_channel_id"] = lambda value: validate_channel_id(value, "source_channel_id")
+        if (not self.instance.pk and cleaned.get("audience") == Audience.CHANNEL
+                and not (cleaned.get("source_channel_id") or "").strip()):
+            self.add_error("source_channel_id", "A fact for one channel needs that channel: enter its id.")
         for name, check in checks.items():
             if name in self.fields and name in cleaned:
                 try:
@@ -60,13 +87,31 @@ class FactAdminForm(forms.ModelForm):
         return cleaned
 
 
+class SourceChannelFilter(admin.SimpleListFilter):
+    """Facts learned in one channel (its threads too), chosen among the channels the bot reported: the distinct
+    source channels of a million facts are never listed."""
+
+    title = "source channel"
+    parameter_name = "source_channel"
+
+    def lookups(self, request, model_admin):
+        channels = Channel.objects.filter(is_thread=False).select_related("server").order_by("server__name", "name")
+        return [(channel.channel_id, f"#{channel.name} ({channel.server.name})") for channel in channels[:200]]
+
+    def queryset(self, request, queryset):
+        if not self.value():
+            return queryset
+        return queryset.filter(models.Q(source_channel_id=self.value()) | models.Q(source_thread_id=self.value()))
+
+
 @admin.register(Fact)
 class FactAdmin(admin.ModelAdmin):
     form = FactAdminForm
-    list_display = ["number", "server", "key", "short_content", "scope", "member_id", "confidence", "importance",
-                    "author_kind", "changed_at", "retracted_at"]
-    list_filter = ["server", "scope", "author_kind", ("retracted_at", admin.EmptyFieldListFilter)]
-    search_fields = ["key", "content", "member_id", "=number"]
+    list_display = ["number", "server", "key", "short_content", "scope", "member_id", "audience", "source_channel_id",
+                    "confidence", "importance", "author_kind", "changed_at", "retracted_at"]
+    list_filter = ["server", "scope", "audience", SourceChannelFilter, "author_kind",
+                   ("retracted_at", admin.EmptyFieldListFilter)]
+    search_fields = ["key", "content", "member_id", "=number", "=source_channel_id"]
     list_select_related = ["server"]
     show_full_result_count = False  # no COUNT(*) over millions of facts on every page
 
@@ -84,7 +129,8 @@ class FactAdmin(admin.ModelAdmin):
         if not change:
             created = fact_create(server=obj.server, author=FactAuthor.staff(request.user), key=obj.key,
                                   content=obj.content, scope=obj.scope, member_id=obj.member_id,
-                                  confidence=obj.confidence, importance=obj.importance)
+                                  confidence=obj.confidence, importance=obj.importance, audience=obj.audience,
+                                  source_channel_id=obj.source_channel_id.strip())
             for field in Fact._meta.concrete_fields:  # admin goes on with `obj` (its link, the log entry)
                 setattr(obj, field.attname, getattr(created, field.attname))
             return
@@ -181,6 +227,28 @@ class ChannelAdmin(admin.ModelAdmin):
     list_display = ["name", "channel_id", "server", "is_thread", "parent_id", "reported_at"]
     list_filter = ["server", "is_thread"]
     search_fields = ["name", "=channel_id"]
+
+
+@admin.register(ForgetRequest)
+class ForgetRequestAdmin(admin.ModelAdmin):
+    """Members' forget-me requests as raw data; read-only: staff answer them on the panel's Forget-me requests page,
+    where a wipe is counted first and audited."""
+
+    list_display = ["requested_at", "server", "member_id", "member_name", "via", "status", "handled_by", "handled_at",
+                    "facts_removed"]
+    list_filter = ["status", "via", "server"]
+    search_fields = ["=member_id", "member_name"]
+    date_hierarchy = "requested_at"
+    list_select_related = ["server", "handled_by"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 class ServerWipingAdmin(ServerAdmin):

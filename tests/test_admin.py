@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import pytest
 
+from memory.configuration.directory import ReportedChannel, channels_report
+from memory.facts.forget_requests import forget_me
+from memory.models import Audience, Fact, ForgetRequest
 from teams.models import AuditEntry, BotToken, Membership
 from teams.permissions import servers_visible_to
 from teams.services import audit_record
 from tests.conftest import logged_in_client
-from tests.factories import UserFactory
+from tests.factories import UserFactory, make_fact
 
 CHANGELISTS = [
     "/admin/teams/team/", "/admin/teams/membership/", "/admin/teams/server/", "/admin/teams/bottoken/",
     "/admin/teams/auditentry/", "/admin/memory/fact/", "/admin/memory/summary/", "/admin/memory/aisettings/",
     "/admin/memory/modelendpoint/", "/admin/memory/exchange/", "/admin/memory/channel/",
+    "/admin/memory/forgetrequest/",
 ]
 
 
@@ -80,7 +84,7 @@ def test_adding_a_fact_in_admin_gives_it_the_next_number_and_an_audit_row(admin_
     earlier = make_fact(server, key="theme")
     response = admin_client.post("/admin/memory/fact/add/", {
         "server": server.pk, "key": "rules", "content": "Be kind.", "scope": "server", "member_id": "",
-        "confidence": "1", "importance": ""})
+        "confidence": "1", "importance": "", "audience": "server", "source_channel_id": ""})
 
     assert response.status_code == 302, response.content[:2000]
     added = Fact.objects.get(server=server, key="rules")
@@ -130,3 +134,67 @@ def test_an_admin_edit_of_a_fact_changed_meanwhile_is_refused_and_saves_nothing(
     assert response.status_code == 200
     assert "Someone changed this fact since you opened it" in response.content.decode()
     assert Fact.objects.get(pk=fact.pk).content == "Retro and indie gaming."
+
+
+# Who may see a fact, and forget-me requests (issue 19) ------------------------------------------------------------
+
+
+@pytest.fixture
+def heard(server):
+    channels_report(server=server, channels=[ReportedChannel(channel_id="300000000000000002", name="mod-chat")])
+    return {
+        "mods": make_fact(server, key="ban_list", content="Zed is banned.", audience=Audience.CHANNEL,
+                          source_channel_id="300000000000000002"),
+        "all": make_fact(server, key="raid_time", content="Raids at 8.", source_channel_id="300000000000000001"),
+    }
+
+
+def test_the_fact_list_shows_and_filters_audience_and_source_channel(admin_client, heard):
+    page = admin_client.get("/admin/memory/fact/").content.decode()
+    assert "column-audience" in page and "column-source_channel_id" in page
+    assert "?audience__exact=channel" in page and "#mod-chat (Retro Arcade)" in page
+    channel_only = admin_client.get("/admin/memory/fact/", {"audience__exact": "channel"}).content.decode()
+    assert "ban_list" in channel_only and "raid_time" not in channel_only
+    in_mods = admin_client.get("/admin/memory/fact/", {"source_channel": "300000000000000002"}).content.decode()
+    assert "ban_list" in in_mods and "raid_time" not in in_mods
+
+
+def test_adding_a_fact_for_one_channel_in_admin_records_it(admin_client, server):
+    response = admin_client.post("/admin/memory/fact/add/", {
+        "server": server.pk, "key": "mod_rota", "content": "Ann moderates on Mondays.", "scope": "server",
+        "member_id": "", "confidence": "1", "importance": "", "audience": "channel",
+        "source_channel_id": "300000000000000002"})
+    assert response.status_code == 302, response.content[:2000]
+    added = Fact.objects.get(server=server, key="mod_rota")
+    assert (added.audience, added.source_channel_id) == ("channel", "300000000000000002")
+
+
+@pytest.mark.parametrize("channel, message", [
+    ("", "A fact for one channel needs that channel: enter its id."),
+    ("mod-chat", "A Discord channel id is a number of 1–20 digits (a snowflake)."),
+])
+def test_a_fact_for_one_channel_without_a_channel_id_is_refused_in_admin(admin_client, server, channel, message):
+    response = admin_client.post("/admin/memory/fact/add/", {
+        "server": server.pk, "key": "mod_rota", "content": "Ann moderates on Mondays.", "scope": "server",
+        "member_id": "", "confidence": "1", "importance": "", "audience": "channel", "source_channel_id": channel})
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["source_channel_id"] == [message]
+    assert not Fact.objects.filter(server=server).exists()
+
+
+def test_an_audience_is_not_changed_in_admin(admin_client, heard):
+    fact = heard["mods"]
+    page = admin_client.get(f"/admin/memory/fact/{fact.pk}/change/").content.decode()
+    assert 'name="audience"' not in page and 'name="source_channel_id"' not in page
+
+
+def test_forget_requests_are_read_only_in_admin(admin_client, server):
+    request = forget_me(server=server, member_id="200000000000000011", member_name="Paul").request
+    assert "200000000000000011" in admin_client.get("/admin/memory/forgetrequest/").content.decode()
+    page = admin_client.get(f"/admin/memory/forgetrequest/{request.pk}/change/").content.decode()
+    assert 'name="status"' not in page and "Paul" in page
+    assert admin_client.get("/admin/memory/forgetrequest/add/").status_code == 403
+    assert admin_client.post(f"/admin/memory/forgetrequest/{request.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert admin_client.post(f"/admin/memory/forgetrequest/{request.pk}/change/", {"status": "wiped"}).status_code \
+        == 403
+    assert ForgetRequest.objects.get(pk=request.pk).status == "open"

@@ -1,5 +1,7 @@
-"""The Discord bot (`manage.py runbot`): answers members through the reply pipeline, in this process,
-and reports each server's channels and threads so the panel can show their names.
+"""The Discord bot (`manage.py runbot`): answers members through the reply pipeline, in this process, and
+reports each server's channels and threads, with whether @everyone can view them, so the panel can show their
+names and what the bot learns in them takes the right audience. Its slash commands are in
+memory.bot.discord_commands.
 
 The decisions (should the bot answer, what it sends to the pipeline, how a long reply is cut) are plain
 functions over discord.py objects, so they are tested without a network; the client only wires them to
@@ -16,13 +18,15 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 import discord
-from asgiref.sync import sync_to_async
+from discord import app_commands
 from django.db import close_old_connections
 
 from memory.configuration.directory import ReportedChannel, channels_forget, channels_report
 from memory.configuration.selectors import ai_settings_for_server
 from teams.models import Server
 
+from .discord_commands import in_django as _in_django
+from .discord_commands import memory_commands
 from .exchanges import MESSAGE_MAX_LENGTH, IncomingMessage
 from .reply import HistoryMessage, ReplyFailed, reply_to_message
 
@@ -35,10 +39,6 @@ HISTORY_MESSAGES = 15
 CONVERSATION_TYPES = frozenset({discord.MessageType.default, discord.MessageType.reply})
 # Text channels, announcement, voice and stage chats, forums (whose posts are threads); not categories.
 MESSAGE_CHANNEL_TYPES = (discord.TextChannel, discord.VoiceChannel, discord.StageChannel, discord.ForumChannel)
-
-
-def _in_django(function):
-    return sync_to_async(function, thread_sensitive=True)
 
 
 def discord_token() -> str:
@@ -145,13 +145,28 @@ def split_reply(text: str, limit: int = DISCORD_MESSAGE_LIMIT) -> list[str]:
     return chunks
 
 
+def everyone_can_view(channel: object) -> bool:
+    """Whether @everyone may view the channel (its permission overwrites over the role's own permissions); a
+    thread answers for its channel, and a private thread, which only those invited see, is never public. What
+    cannot be told (no @everyone role or parent in the cache) counts as private."""
+    if isinstance(channel, discord.Thread):
+        if channel.is_private():
+            return False
+        channel = channel.parent
+    if not isinstance(channel, discord.abc.GuildChannel):
+        return False
+    everyone = channel.guild.default_role
+    return everyone is not None and channel.permissions_for(everyone).view_channel
+
+
 def reported_channel(channel: object) -> ReportedChannel | None:
-    """The panel's view of one channel or thread; None for what holds no messages (a category)."""
+    """The panel's view of one channel or thread, with whether it is public; None for what holds no messages
+    (a category)."""
     if isinstance(channel, discord.Thread):
         return ReportedChannel(channel_id=str(channel.id), name=channel.name, parent_id=str(channel.parent_id),
-                               is_thread=True)
+                               is_thread=True, public=everyone_can_view(channel))
     if isinstance(channel, MESSAGE_CHANNEL_TYPES):
-        return ReportedChannel(channel_id=str(channel.id), name=channel.name)
+        return ReportedChannel(channel_id=str(channel.id), name=channel.name, public=everyone_can_view(channel))
     return None
 
 
@@ -159,6 +174,16 @@ def reported_channels(guild: discord.Guild) -> list[ReportedChannel]:
     """Every channel of the guild that holds messages, and every thread the bot can see (active ones)."""
     found = (reported_channel(channel) for channel in [*guild.channels, *guild.threads])
     return [channel for channel in found if channel is not None]
+
+
+def channels_changed_with(channel: discord.abc.GuildChannel) -> list[object]:
+    """What a change of this channel's permissions can change the public flag of: the channel, the channels of a
+    category (a synced channel takes its category's overwrites), and the threads of all of them."""
+    changed: list[object] = [channel]
+    if isinstance(channel, discord.CategoryChannel):
+        changed += channel.channels
+    ids = {item.id for item in changed}
+    return changed + [thread for thread in channel.guild.threads if thread.parent_id in ids]
 
 
 # The database side (synchronous; called through _in_django) ---------------------
@@ -258,6 +283,16 @@ class LorekeeperBot(discord.Client):
         # The model writes the replies: it may name members, but never ping everyone or a role.
         super().__init__(intents=bot_intents(), allowed_mentions=discord.AllowedMentions(
             everyone=False, roles=False, users=True, replied_user=False))
+        self.tree = app_commands.CommandTree(self)
+        self.tree.add_command(memory_commands)
+
+    async def setup_hook(self) -> None:
+        """Tell Discord about the slash commands (/memory me, /memory forget-me) before connecting; the same
+        list each time, so this is idempotent. Without it the bot still answers messages."""
+        try:
+            await self.tree.sync()
+        except discord.HTTPException as error:
+            logger.warning("Could not register the slash commands with Discord: %s", error)
 
     async def _fresh_connection(self) -> None:
         await _in_django(close_old_connections)()
@@ -273,7 +308,7 @@ class LorekeeperBot(discord.Client):
 
     async def on_guild_channel_create(self, channel: discord.abc.GuildChannel) -> None:
         await self._fresh_connection()
-        await report_channels(channel.guild, [channel])
+        await report_channels(channel.guild, channels_changed_with(channel))
 
     async def on_guild_channel_update(self, before: discord.abc.GuildChannel,
                                       after: discord.abc.GuildChannel) -> None:
@@ -293,6 +328,11 @@ class LorekeeperBot(discord.Client):
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         await self._fresh_connection()
         await _in_django(guild_channels_forget)(str(payload.guild_id), [str(payload.thread_id)])
+
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        """@everyone's own permissions changed: any channel may have become public or private."""
+        if after.is_default():
+            await self.on_guild_join(after.guild)
 
     async def on_message(self, message: discord.Message) -> None:
         if self.user is None:

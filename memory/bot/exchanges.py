@@ -1,8 +1,10 @@
 """Exchanges: the context the bot gets for one message, its one search, and how the exchange ended.
 
 Every path that lets the bot touch memory comes through here and memory.bot.actions — the API endpoints, the reply
-pipeline, the playground and the Discord adapter — so the rule holds everywhere: the bot can only retract or
-supersede a fact it was shown in this exchange (handed in the context or found by its one search).
+pipeline, the playground and the Discord adapter — so the rules hold everywhere: every read is made for the
+exchange's reader (memory.retrieval.audience: the message's channel, or a thread's parent) and hands over only the
+facts that channel may see, and the bot can only retract or supersede a fact it was shown in this exchange (handed
+in the context or found by its one search), so never one its channel may not see.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from memory.configuration.selectors import ai_settings_for_server
 from memory.configuration.services import ai_settings_ensure
 from memory.facts.selectors import summary_text
 from memory.models import Exchange, Fact
+from memory.retrieval.audience import Reader
 from memory.retrieval.context import ContextChoice, context_choice
 from memory.retrieval.fusion import hybrid_ids
 from memory.retrieval.shown_facts import facts_in_order
@@ -62,16 +65,17 @@ _EXCHANGE_INSERT = columns(Exchange, "e")
 
 
 def exchange_open(*, server: Server, message: IncomingMessage, source: str = "api") -> ExchangeContext:
-    """Record a new exchange with the context the bot gets: the summary and up to N facts in force,
-    chosen by the server's memory type, where the channel rules allow reading. (Reads plus one INSERT:
-    no transaction needed, which saves two round trips on the hottest path.)"""
+    """Record a new exchange with the context the bot gets: the summary and up to N facts in force that the
+    message's channel may see, chosen by the server's memory type, where the channel rules allow reading.
+    (Reads plus one INSERT: no transaction needed, which saves two round trips on the hottest path.)"""
     started = time.perf_counter()
+    reader = Reader.for_message(message.channel_id, message.thread_parent_id)
     # The row, written with the defaults on a server's first message: the context call's one query reads the
     # settings with the token and the server, so a server without a row would cost a second query every time.
     ai_settings = ai_settings_ensure(server=server)
     profile = profile_for(ai_settings.memory_type)
     access = channel_access(ai_settings, message.channel_id, message.thread_parent_id or None)
-    chosen = context_choice(server, ai_settings, message.content) if access.read_allowed else ContextChoice([])
+    chosen = context_choice(server, ai_settings, message.content, reader) if access.read_allowed else ContextChoice([])
     facts = chosen.facts
     summary = summary_text(server) if access.read_allowed else ""
     exchange = new_instance(  # Exchange(...) without Model.__init__'s per-field work (config/rows.py)
@@ -142,7 +146,8 @@ def _ensure_search_allowed_now(exchange: Exchange) -> None:
 
 
 def exchange_search(*, exchange: Exchange, query: str) -> SearchOutcome:
-    """Run the exchange's one full-text search; refused (ExchangeRefused) where it is not allowed.
+    """Run the exchange's one full-text search, over the facts its channel may see; refused (ExchangeRefused)
+    where it is not allowed.
 
     The search only reads, so it runs before the exchange claims its one search with a conditional
     UPDATE: of two simultaneous calls exactly one records its results, the other is refused, and no
@@ -173,11 +178,15 @@ def exchange_search(*, exchange: Exchange, query: str) -> SearchOutcome:
 
 
 def _search(exchange: Exchange, query: str) -> SearchOutcome:
-    """Words; under Semantic words and meaning fused, or words with the reason meaning was not used."""
+    """Words; under Semantic words and meaning fused, or words with the reason meaning was not used. For the
+    reader the exchange was opened for, whatever channel the search call comes from."""
+    reader = Reader.for_exchange(exchange)
     if not profile_for(exchange.memory_type).embeds:
-        return SearchOutcome(facts=search_words(exchange.server, query), mode="words")
-    ranked = hybrid_ids(exchange.server, ai_settings_for_server(exchange.server), query, SEARCH_RESULT_LIMIT)
-    return SearchOutcome(facts=facts_in_order(ranked.ids), mode=ranked.mode, fallback_reason=ranked.fallback_reason)
+        return SearchOutcome(facts=search_words(exchange.server, query, reader=reader), mode="words")
+    ranked = hybrid_ids(exchange.server, ai_settings_for_server(exchange.server), query, SEARCH_RESULT_LIMIT,
+                        reader=reader)
+    return SearchOutcome(facts=facts_in_order(exchange.server_id, ranked.ids, reader), mode=ranked.mode,
+                         fallback_reason=ranked.fallback_reason)
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """The bot's reads on its hot path, hand-written SQL that still yields model instances (config/rows.py says why):
-the token with its server, AI settings, current summary and newest facts in one query, and an exchange of the
-token's team; and the exchange log the panel shows."""
+the token with its server, AI settings, current summary and newest facts in one query, an exchange of the
+token's team and the facts it showed or found that its channel may still see; and the exchange log the panel
+shows."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from django.db import connection
 from django.db.models import QuerySet
 
 from config.rows import columns
-from memory.models import AISettings, Exchange
+from memory.models import AISettings, Exchange, Fact
+from memory.retrieval.audience import Reader, visible_sql
 from memory.retrieval.context import NEWEST_IN_FORCE_JSON_SQL
-from memory.retrieval.shown_facts import newest_facts_from_json
+from memory.retrieval.shown_facts import CONTEXT_COLUMNS, facts_from_rows, newest_facts_from_json
 from teams.models import BotToken, Server
 from teams.selectors import ACTIVE_TOKEN_COLUMNS
 
@@ -49,17 +51,20 @@ _TOKEN_AND_SERVER_SQL_BY_FACTS = {
 }
 
 
-def bot_token_and_server(token_hash: str, guild_id: str, *, with_newest_facts: bool = False
+def bot_token_and_server(token_hash: str, guild_id: str, *, newest_facts_for: Reader | None = None
                          ) -> tuple[BotToken | None, Server | None]:
     """The active token with this hash and, when its team has it, the server of this guild with its AI
     settings and current summary: (None, None) for an unknown or revoked token, (token, None) for a
     guild the token's team does not have (another team's and no server alike). Every call that names
     a guild needs all of it: one round trip. Hand-written SQL (config/rows.py says why).
 
-    with_newest_facts (the context call): for the types that show the newest changes, those facts too,
-    in server.newest_facts_in_force, where memory.retrieval.context takes them instead of asking again."""
+    newest_facts_for (the context call, for the reader its body names): for the types that show the newest
+    changes, those facts that reader may see too, in server.newest_facts_in_force (and the reader in
+    server.newest_facts_reader), where memory.retrieval.context takes them instead of asking again."""
+    with_newest_facts = newest_facts_for is not None
+    params = [*newest_facts_for.params.values(), guild_id, token_hash] if with_newest_facts else [guild_id, token_hash]
     with connection.cursor() as cursor:
-        cursor.execute(_TOKEN_AND_SERVER_SQL_BY_FACTS[with_newest_facts], [guild_id, token_hash])
+        cursor.execute(_TOKEN_AND_SERVER_SQL_BY_FACTS[with_newest_facts], params)
         row = cursor.fetchone()
     if row is None:
         return None, None
@@ -72,6 +77,7 @@ def bot_token_and_server(token_hash: str, guild_id: str, *, with_newest_facts: b
     server = _server_from_row(row[token_end + 1 : -1])
     if row[-1] is not None:
         server.newest_facts_in_force = newest_facts_from_json(row[-1])
+        server.newest_facts_reader = newest_facts_for
     return token, server
 
 
@@ -94,6 +100,27 @@ def exchange_for_bot(team_id: int, exchange_id) -> Exchange | None:
     exchange = _EXCHANGE_COLUMNS.instance(row[: len(_EXCHANGE_COLUMNS)])
     exchange.server = _SERVER_COLUMNS.instance(row[len(_EXCHANGE_COLUMNS) :])
     return exchange
+
+
+# The facts an exchange showed or found, by number, that are still in force and that its channel may still see.
+_EXCHANGE_FACTS_SQL = f"""
+    SELECT {CONTEXT_COLUMNS.sql} FROM memory_fact f
+    WHERE f.server_id = %(server)s AND f.number = ANY(%(numbers)s) AND f.retracted_at IS NULL AND {visible_sql("f")}
+"""
+
+
+def exchange_facts_in_force(exchange: Exchange) -> list[Fact]:
+    """The facts shown in the exchange's context, then those its search found, that are still in force and
+    that the exchange's channel may still see (a fact narrowed since to another channel, or to staff, is left
+    out by the statement). Hand-written SQL, like every bot read (config/rows.py)."""
+    numbers = list(dict.fromkeys([*exchange.shown_numbers, *exchange.found_numbers]))
+    if not numbers:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(_EXCHANGE_FACTS_SQL, {"server": exchange.server_id, "numbers": numbers,
+                                             **Reader.for_exchange(exchange).params})
+        by_number = {fact.number: fact for fact in facts_from_rows(cursor.fetchall())}
+    return [by_number[number] for number in numbers if number in by_number]
 
 
 def exchanges_for_server(server: Server) -> QuerySet[Exchange]:

@@ -31,7 +31,8 @@ def channel_names(server: Server) -> dict[str, str]:
 @dataclass(frozen=True)
 class LearnedWhere:
     """Where a fact is learned, and the audience that gives it: a public channel's facts are for the whole server,
-    a private one's for that channel only; a thread counts as the channel it was started in."""
+    a private one's for that channel only; a thread counts as the channel it was started in (a private thread of a
+    public channel as a channel of its own: learned_where)."""
 
     audience: str
     source_channel_id: str
@@ -53,11 +54,19 @@ def channel_display_name(server: Server, channel_id: str) -> str:
 
 def learned_where(server: Server, channel_id: str, thread_parent_id: str = "") -> LearnedWhere:
     """The audience a fact learned in this channel (or thread) inherits. A channel nobody reported counts as
-    private (`channel`): what the bot learns is never wider than what it can prove."""
-    channel = thread_parent_id or channel_id
-    audience = Audience.SERVER if channel_is_public(server, channel) else Audience.CHANNEL
-    return LearnedWhere(audience=audience, source_channel_id=channel,
-                        source_thread_id=channel_id if thread_parent_id else "")
+    private (`channel`): what the bot learns is never wider than what it can prove. A thread takes its channel's
+    audience, except a thread @everyone cannot view (a private one, or one nobody reported) in a public channel:
+    its facts are for that thread alone (its own source channel), never for the public channel around it."""
+    if not thread_parent_id:
+        audience = Audience.SERVER if channel_is_public(server, channel_id) else Audience.CHANNEL
+        return LearnedWhere(audience=audience, source_channel_id=channel_id, source_thread_id="")
+    public = set(Channel.objects.filter(server=server, channel_id__in=[channel_id, thread_parent_id], public=True)
+                 .values_list("channel_id", flat=True))
+    if thread_parent_id not in public:
+        return LearnedWhere(audience=Audience.CHANNEL, source_channel_id=thread_parent_id, source_thread_id=channel_id)
+    if channel_id in public:
+        return LearnedWhere(audience=Audience.SERVER, source_channel_id=thread_parent_id, source_thread_id=channel_id)
+    return LearnedWhere(audience=Audience.CHANNEL, source_channel_id=channel_id, source_thread_id=channel_id)
 
 
 def member_names(server: Server, member_ids: Iterable[str]) -> dict[str, str]:

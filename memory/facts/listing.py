@@ -11,9 +11,9 @@ from datetime import datetime
 
 from django.contrib.postgres.search import SearchQuery
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
-from memory.models import PREFIX_CONFIG, Fact
+from memory.models import PREFIX_CONFIG, Channel, Fact
 from memory.text.keys import normalise_key
 from memory.text.words import words as text_words
 
@@ -50,6 +50,14 @@ class FactFilter:
     query: str = ""
     state: str = FactState.IN_FORCE
     sort: str = "changed"
+    audience: str = ""  # one of Audience's values, or "" for every audience
+    channel: str = ""  # facts learned in this channel or thread (what a purge of it removes), or "" for any
+
+
+def _where_filters(fact_filter: FactFilter) -> tuple[str, list]:
+    """The audience and channel filters as SQL for the window walk (the covering index carries the audience and the
+    source channel, not the thread: a channel filter reads its few facts through the GIN index instead)."""
+    return ("AND audience = %s", [fact_filter.audience]) if fact_filter.audience else ("", [])
 
 
 @dataclass
@@ -90,6 +98,13 @@ def _filtered_facts(fact_filter: FactFilter) -> QuerySet[Fact]:
         facts = facts.filter(retracted_at__isnull=True)
     elif fact_filter.state == FactState.RETRACTED:
         facts = facts.filter(retracted_at__isnull=False)
+    if fact_filter.audience:
+        facts = facts.filter(audience=fact_filter.audience)
+    if fact_filter.channel:
+        # A private thread's facts have the thread as their source channel: the channel's threads count too.
+        threads = Channel.objects.filter(server_id__in=ids, parent_id=fact_filter.channel).values("channel_id")
+        facts = facts.filter(Q(source_channel_id=fact_filter.channel) | Q(source_thread_id=fact_filter.channel)
+                             | Q(source_channel_id__in=threads))
     search = search_query_for(fact_filter.query)  # fact_page answers a letterless query before this
     if search is not None:
         facts = facts.filter(search_vector=search)
@@ -180,14 +195,15 @@ def _window_page_ids(fact_filter: FactFilter, cursor, *, newest_first: bool, exc
     reads its few matches through the GIN index instead."""
     direction, operator = ("DESC", "<") if newest_first else ("ASC", ">")
     after = f"AND (changed_at, id) {operator} (%s, %s)" if cursor is not None else ""
-    params = [fact_filter.server_ids[0], *(cursor or ()), SEARCH_WINDOW,
+    filters, filter_params = _where_filters(fact_filter)
+    params = [fact_filter.server_ids[0], *(cursor or ()), *filter_params, SEARCH_WINDOW,
               PREFIX_CONFIG, prefix_tsquery_text(fact_filter.query), exclude_ids, page_size + 1]
     with connection.cursor() as db:
         db.execute(
             f"""
             SELECT id FROM (
                 SELECT id, search_vector FROM memory_fact
-                WHERE server_id = %s AND retracted_at IS NULL {after}
+                WHERE server_id = %s AND retracted_at IS NULL {after} {filters}
                 ORDER BY changed_at {direction}, id {direction} LIMIT %s
             ) window_of_facts
             WHERE search_vector @@ to_tsquery(%s::regconfig, %s) AND NOT (id = ANY(%s))
@@ -273,7 +289,7 @@ def fact_page(fact_filter: FactFilter, *, after: str = "", before: str = "", pag
         return [by_pk[pk] for pk in pks[:page_size] if pk in by_pk]
 
     if (fact_filter.query and len(fact_filter.server_ids) == 1 and fact_filter.state == FactState.IN_FORCE
-            and column == "changed_at"):
+            and column == "changed_at" and not fact_filter.channel):
         window_ids = _window_page_ids(fact_filter, cursor, newest_first=newest_first,
                                       exclude_ids=[fact.pk for fact in exact_key_facts], page_size=page_size)
         if window_ids is not None:
@@ -323,7 +339,7 @@ def _exact_key_facts(fact_filter: FactFilter, related: tuple[str, ...], page_siz
     key = normalise_key(fact_filter.query)
     if not key:
         return []
-    return list(_filtered_facts(FactFilter(fact_filter.server_ids, "", fact_filter.state))
+    return list(_filtered_facts(replace(fact_filter, query=""))
                 .filter(key=key).select_related(*related)[:page_size])
 
 

@@ -9,7 +9,7 @@ from django.db.models import Q, QuerySet
 from django.db.models.functions import Lower
 
 from consolidation.models import DraftStatus, SummaryDraft
-from memory.models import Exchange, Fact, Summary
+from memory.models import Channel, Exchange, Fact, Summary
 from teams.models import Server
 
 
@@ -36,11 +36,15 @@ class PurgeSource:
 
 
 def facts_learned_in(server: Server, source: PurgeSource) -> QuerySet[Fact]:
-    """Every fact of the server learned in that channel or its threads, or in that exchange, in force or not."""
+    """Every fact of the server learned in that channel or its threads, or in that exchange, in force or not. A
+    private thread's facts have the thread as their source channel (learned_where): the channel's threads, as the
+    directory knows them, count too."""
     facts = Fact.objects.filter(server=server)
     if source.exchange_id is not None:
         return facts.filter(source_exchange_id=source.exchange_id)
-    return facts.filter(Q(source_channel_id=source.channel_id) | Q(source_thread_id=source.channel_id))
+    threads = Channel.objects.filter(server=server, parent_id=source.channel_id).values("channel_id")
+    return facts.filter(Q(source_channel_id=source.channel_id) | Q(source_thread_id=source.channel_id)
+                        | Q(source_channel_id__in=threads))
 
 
 def member_facts(server: Server, member_id: str) -> tuple[list[Fact], list[Fact]]:

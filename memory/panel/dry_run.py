@@ -17,6 +17,7 @@ from memory.configuration.selectors import ai_settings_for_server
 from memory.facts.listing import search_query_for
 from memory.indexing.vectors import EMBED_BATCH, facts_needing_embedding, provider_for
 from memory.models import Fact, FactEmbedding
+from memory.retrieval.audience import Reader
 from memory.retrieval.context import context_strategy, message_relevance
 from memory.retrieval.ranking import ScoredFact, Weights, microseconds, rank_top, scored_fact
 from memory.types import PROFILES, Addition, ContextOrder, TypeProfile, profile_for
@@ -77,10 +78,13 @@ def ranked_slot_changes(server: Server, message: str) -> SlotChanges:
     if current.context_order == ContextOrder.BEST_SCORE:
         return SlotChanges(message=message, slots=ai_settings.max_injected_items, current_label=current.label,
                            same_strategy=True)
-    now, weights, relevance = timezone.now(), Weights.of(ai_settings), message_relevance(server, message).by_fact
-    ranked = rank_top(server.pk, weights, ai_settings.max_injected_items, relevance, now)
+    reader = Reader.any_channel()  # the facts every channel may see: no channel's own, no staff-only ones
+    now, weights = timezone.now(), Weights.of(ai_settings)
+    relevance = message_relevance(server, message, reader=reader).by_fact
+    ranked = rank_top(server.pk, weights, ai_settings.max_injected_items, relevance, now, reader=reader)
     ranked_by_id = {fact.id: fact for fact in ranked.facts}
-    current_ids = [fact.pk for fact in context_strategy(ai_settings.memory_type)(server, ai_settings, message).facts]
+    current_ids = [fact.pk for fact in
+                   context_strategy(ai_settings.memory_type)(server, ai_settings, message, reader).facts]
     winner_ids = [pk for pk in ranked_by_id if pk not in set(current_ids)]
     loser_ids = [pk for pk in current_ids if pk not in ranked_by_id]
     facts = Fact.objects.select_related("server").in_bulk(winner_ids + loser_ids)

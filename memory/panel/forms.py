@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
+import uuid
+
 from django import forms
+from django.core.exceptions import ValidationError
 
 from memory.bot.reply import HistoryMessage
+from memory.bot.selectors import exchanges_for_server
 from memory.configuration.services import ChannelRule, ai_settings_problems
+from memory.configuration.settings_fields import BY_NAME
+from memory.facts.selectors import PurgeSource
 from memory.models import (
     CONTENT_MAX_LENGTH,
     KEY_MAX_LENGTH,
     SUMMARY_MAX_LENGTH,
     AISettings,
+    Audience,
     EmbeddingProviderChoice,
+    ForgetMeMode,
     Scope,
 )
+
+from .audiences import channel_from_input
 
 _IMPORTANCE_ERROR = "The importance must be a number from 0 to 1, or empty for unscored."
 
@@ -37,6 +47,12 @@ class FactCreateForm(forms.Form):
     scope = forms.ChoiceField(choices=Scope.choices, initial=Scope.SERVER, widget=forms.RadioSelect)
     member_id = forms.CharField(required=False, max_length=40, label="Discord user id",
                                 help_text="For a member fact: the Discord user id it is about.")
+    audience = forms.ChoiceField(choices=Audience.choices, initial=Audience.SERVER, widget=forms.RadioSelect,
+                                 required=False,  # not sent: the whole server, as the radio buttons start
+                                 error_messages={"invalid_choice": "Choose who sees the fact: the whole server, one "
+                                                                   "channel or staff only."})
+    channel_id = forms.CharField(required=False, max_length=40, label="Channel",
+                                 help_text="For a fact for one channel: the channel (its threads see it too).")
 
     key_max_length = KEY_MAX_LENGTH
     content_max_length = CONTENT_MAX_LENGTH
@@ -50,6 +66,15 @@ class FactEditForm(forms.Form):
                                                   "max_value": "The confidence must be a number from 0 to 1."})
     importance = _importance_field()
     version = forms.IntegerField(widget=forms.HiddenInput)
+
+
+class FactAudienceForm(forms.Form):
+    """One click on a row: the audience asked for, the channel (for a fact learned in none) and, after the
+    confirmation a widening asks for, confirm. memory.facts.services.fact_audience_set says what is wrong."""
+
+    audience = forms.CharField(required=False, max_length=20)
+    channel_id = forms.CharField(required=False, max_length=40)
+    confirm = forms.BooleanField(required=False)
 
 
 class SummaryForm(forms.Form):
@@ -75,6 +100,55 @@ class WipeForm(WipeChoiceForm):
     """The second step: the choice again (hidden) and the name or id typed to confirm it."""
 
     confirmation = forms.CharField(max_length=200, label="Type the server name (or the member id) to confirm")
+
+
+class PurgeForm(forms.Form):
+    """Where the facts to purge were learned: a channel (typed as #name or id; a thread's id purges that thread) or
+    one exchange (its id). Nothing is chosen beforehand; a valid form holds `purge_source`."""
+
+    CHANNEL, EXCHANGE = "channel", "exchange"
+    source = forms.ChoiceField(
+        choices=[(CHANNEL, "Every fact learned in one channel"), (EXCHANGE, "Every fact learned in one exchange")],
+        widget=forms.RadioSelect,
+        error_messages={"required": "Choose what to purge: the facts learned in a channel, or in one exchange.",
+                        "invalid_choice": "Choose what to purge: the facts learned in a channel, or in one exchange."},
+    )
+    channel = forms.CharField(required=False, max_length=120, label="Channel (#name or id)")
+    exchange = forms.CharField(required=False, max_length=100, label="Exchange id")
+
+    def __init__(self, *args, server, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.server = server
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("source") == self.CHANNEL:
+            try:
+                channel_id, name = channel_from_input(self.server, cleaned.get("channel", ""))
+            except ValidationError as error:
+                self.add_error("channel", error)
+            else:
+                cleaned["purge_source"] = PurgeSource(channel_id=channel_id, channel_name=name)
+        elif cleaned.get("source") == self.EXCHANGE:
+            exchange_id = self._exchange_id(cleaned.get("exchange", "").strip())
+            if exchange_id is not None:
+                cleaned["purge_source"] = PurgeSource(exchange_id=exchange_id)
+        return cleaned
+
+    def _exchange_id(self, raw: str) -> uuid.UUID | None:
+        if not raw:
+            self.add_error("exchange", "Paste the id of the exchange (it is in the address of its page in the log).")
+            return None
+        try:
+            exchange_id = uuid.UUID(raw)
+        except ValueError:
+            self.add_error("exchange", "An exchange id looks like 5f0c6a52-1d2e-4c3b-9a8f-0123456789ab; check what "
+                                       "you pasted.")
+            return None
+        if not exchanges_for_server(self.server).filter(pk=exchange_id).exists():
+            self.add_error("exchange", f"No exchange with this id is in the log of {self.server.name}.")
+            return None
+        return exchange_id
 
 
 class AISettingsForm(forms.Form):
@@ -104,6 +178,20 @@ class AISettingsForm(forms.Form):
                                            required=False,
                                            help_text="Changing it under Semantic re-embeds every fact, with progress "
                                                      "on the memory page; searches use words until it is done.")
+    # Not sent at all (an older page, a script): left as they are. Sent empty: the setting's sentence says why not.
+    exchange_log_days = forms.IntegerField(
+        required=False, label="Keep exchange logs for (days)",
+        widget=forms.NumberInput(attrs={"min": AISettings.EXCHANGE_LOG_DAYS_RANGE[0],
+                                        "max": AISettings.EXCHANGE_LOG_DAYS_RANGE[1]}),
+        help_text="0–3650 (default 90; 0 keeps them forever). Older exchanges keep who, where, when, the facts shown "
+                  "and the actions taken; their words (message, memory block, reply) are removed once a day. Facts are "
+                  "never touched.",
+        error_messages={"invalid": BY_NAME["exchange_log_days"].problem(None)})
+    forget_me_mode = forms.ChoiceField(
+        choices=ForgetMeMode.choices, required=False, widget=forms.RadioSelect,
+        label="When a member asks to be forgotten (/memory forget-me)",
+        help_text="Either way the audit log records who asked; requests are listed on the Forget-me requests page.",
+        error_messages={"invalid_choice": BY_NAME["forget_me_mode"].problem(None)})
 
     @staticmethod
     def initial_from(ai_settings: AISettings) -> dict:
@@ -120,6 +208,8 @@ class AISettingsForm(forms.Form):
             "reply_channel_ids": "\n".join(ai_settings.reply_channel_ids),
             "embedding_provider": ai_settings.embedding_provider,
             "remember_limit_per_hour": ai_settings.remember_limit_per_hour,
+            "exchange_log_days": ai_settings.exchange_log_days,
+            "forget_me_mode": ai_settings.forget_me_mode,
         }
 
     @staticmethod
@@ -130,6 +220,9 @@ class AISettingsForm(forms.Form):
         """The service's own checks, beside each field and together with every other error of the page (an
         endpoint form that is wrong too must not hide these until it is corrected)."""
         cleaned = super().clean()
+        for name in ("exchange_log_days", "forget_me_mode"):
+            if name in self.data and cleaned.get(name) in (None, "") and name not in self.errors:
+                self.add_error(name, BY_NAME[name].problem(None))
         if any(name in self.errors for name in ("max_injected_items", "weight_recency", "weight_importance",
                                                  "weight_relevance", "remember_limit_per_hour")):
             return cleaned  # not numbers at all: Django's own messages say so
@@ -140,7 +233,8 @@ class AISettingsForm(forms.Form):
             write=ChannelRule(True, self.split_ids(cleaned.get("write_channel_ids", ""))),
             reply_channel_ids=self.split_ids(cleaned.get("reply_channel_ids", "")),
             embedding_provider=cleaned.get("embedding_provider") or None,
-            remember_limit_per_hour=cleaned.get("remember_limit_per_hour"))
+            remember_limit_per_hour=cleaned.get("remember_limit_per_hour"),
+            exchange_log_days=cleaned.get("exchange_log_days"), forget_me_mode=cleaned.get("forget_me_mode") or None)
         for field, message in problems.items():
             self.add_error(field, message)
         return cleaned

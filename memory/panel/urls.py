@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import docs, exchanges, facts, memory_page, semantic, server_memory, settings_page
+from .views import docs, exchanges, facts, forget_requests, memory_page, purge, semantic, server_memory, settings_page
 
 app_name = "memory"
 
@@ -16,6 +16,7 @@ urlpatterns = [
     path(server + "facts/<int:number>/edit", facts.fact_edit, name="fact-edit"),
     path(server + "facts/<int:number>/delete", facts.fact_delete_view, name="fact-delete"),
     path(server + "facts/<int:number>/restore", facts.fact_restore_view, name="fact-restore"),
+    path(server + "facts/<int:number>/audience", facts.fact_audience, name="fact-audience"),
     path(server + "summary", server_memory.summary_view, name="summary"),
     path(server + "summary/edit", server_memory.summary_edit, name="summary-edit"),
     path(server + "summary/history/", server_memory.summary_history, name="summary-history"),
@@ -23,6 +24,12 @@ urlpatterns = [
     path(server + "memory-type/ranked", server_memory.ranked_dry_run, name="ranked-dry-run"),
     path(server + "restore-all", server_memory.restore_all, name="restore-all"),
     path(server + "wipe", server_memory.wipe, name="wipe"),
+    path(server + "purge", purge.purge, name="purge"),
+    path(server + "forget-requests/", forget_requests.forget_request_list, name="forget-requests"),
+    path(server + "forget-requests/<int:request_id>/wipe", forget_requests.forget_request_wipe_view,
+         name="forget-request-wipe"),
+    path(server + "forget-requests/<int:request_id>/dismiss", forget_requests.forget_request_dismiss_view,
+         name="forget-request-dismiss"),
     path(server + "audit/", server_memory.audit_log, name="audit"),
     path(server + "settings/", settings_page.ai_settings_page, name="settings"),
     path(server + "exchanges/", exchanges.exchange_list, name="exchanges"),

@@ -15,6 +15,7 @@ from memory.indexing.catchup import meaning_for
 from memory.models import AISettings
 from teams.models import Server
 
+from .audience import Reader
 from .meaning import RESULT_DEPTH, nearest_fact_ids
 from .words import search_word_ids
 
@@ -51,26 +52,30 @@ class RankedIds:
     embed_ms: float = 0.0
 
 
-def hybrid_ids(server: Server, ai_settings: AISettings, text: str, limit: int, *,
+def hybrid_ids(server: Server, ai_settings: AISettings, text: str, limit: int, *, reader: Reader,
                embed_short_text: bool = True) -> RankedIds:
-    """Words and meaning fused for `text`; words alone (with the reason) whenever meaning cannot be
-    used. `embed_short_text=False` applies the message rule: under MIN_MESSAGE_CHARACTERS, no call."""
+    """Words and meaning fused for `text`, over the facts the reader may see; words alone (with the reason)
+    whenever meaning cannot be used. `embed_short_text=False` applies the message rule: under
+    MIN_MESSAGE_CHARACTERS, no call."""
     meaning = meaning_for(server, ai_settings)
+
+    def words_alone(depth: int = limit) -> list[int]:
+        return search_word_ids(server.pk, text, depth, reader=reader)
+
     if meaning.provider is None:
-        return RankedIds(search_word_ids(server.pk, text, limit), "words", meaning.fallback_reason, 0)
+        return RankedIds(words_alone(), "words", meaning.fallback_reason, 0)
     if not embed_short_text and len(text.strip()) < MIN_MESSAGE_CHARACTERS:
-        return RankedIds(search_word_ids(server.pk, text, limit), "words",
-                         f"messages under {MIN_MESSAGE_CHARACTERS} characters are not embedded", 0)
+        return RankedIds(words_alone(), "words", f"messages under {MIN_MESSAGE_CHARACTERS} characters are not embedded",
+                         0)
     started = time.perf_counter()
     try:
         vector = meaning.provider.query(text)
     except EmbeddingError as error:
-        return RankedIds(search_word_ids(server.pk, text, limit), "words", f"the embedding provider failed: {error}", 1)
+        return RankedIds(words_alone(), "words", f"the embedding provider failed: {error}", 1)
     except Exception as error:  # noqa: BLE001 - a broken local model must not break a reply
         logger.exception("embedding the query failed")
-        return RankedIds(search_word_ids(server.pk, text, limit), "words",
-                         f"the embedding provider failed ({error.__class__.__name__})", 1)
+        return RankedIds(words_alone(), "words", f"the embedding provider failed ({error.__class__.__name__})", 1)
     embed_ms = (time.perf_counter() - started) * 1000
-    nearest = nearest_fact_ids(server.pk, meaning.provider.model_name, vector, max(limit, RESULT_DEPTH))
-    words = search_word_ids(server.pk, text, RESULT_DEPTH)
+    nearest = nearest_fact_ids(server.pk, meaning.provider.model_name, vector, max(limit, RESULT_DEPTH), reader=reader)
+    words = words_alone(RESULT_DEPTH)
     return RankedIds(fuse(words, nearest, limit), "hybrid", None, 1, embed_ms)

@@ -1,12 +1,15 @@
 """The nearest facts in meaning: a vector search over the server's fact vectors, exact on a small server and through
 an HNSW index (the server's own, or the shared one) on a large one. Whether meaning may be used at all is the
-indexing side's answer (memory.indexing.catchup.meaning_for: the vectors of the current model are complete)."""
+indexing side's answer (memory.indexing.catchup.meaning_for: the vectors of the current model are complete). Only facts
+the reader may see are found: the audience is tested in the same statement as the vector order."""
 
 from __future__ import annotations
 
 from django.db import connection, transaction
 
 from memory.indexing import server_indexes
+
+from .audience import Reader, visible_sql
 
 # Each ranking contributes its first RESULT_DEPTH facts to the fusion (memory.retrieval.fusion).
 RESULT_DEPTH = 30
@@ -16,21 +19,28 @@ RESULT_DEPTH = 30
 HNSW_EF_SEARCH = 200
 
 
-# The filtered HNSW search: over-fetch twice the limit from the index (some may be retracted), keep the
-# facts in force, nearest first. bench/semantic.py EXPLAINs this same statement.
-NEAREST_SQL = """
-    SELECT nearest.fact_id FROM (
-        SELECT e.fact_id, e.vector <=> %(vector)s::vector AS distance FROM memory_factembedding e
-        WHERE e.server_id = %(server)s AND e.model_name = %(model)s
+# The filtered HNSW search: the index scan hands over the server's vectors nearest first, each joined to its fact,
+# and only facts in force that the reader may see (retracted, another channel's and staff facts are left out) count
+# towards the LIMIT. With hnsw.iterative_scan the scan goes on past its first ef_search candidates until enough
+# have passed, so a filter never leaves fewer than `limit` while the server has them. The order is relaxed: only a
+# later batch of the scan may hold a nearer vector than the last of the one before. Sorting every candidate again
+# by `distance + 0` (pgvector's README) would read all 2 x limit of them each time, a fifth more time at a million
+# vectors for the same recall; so the outer sort takes the scan's order as it comes and stops at `limit`, as the
+# search did before the audience. bench/semantic.py EXPLAINs this statement.
+NEAREST_SQL = f"""
+    WITH nearest AS MATERIALIZED (
+        SELECT e.fact_id, e.vector <=> %(vector)s::vector AS distance
+        FROM memory_factembedding e JOIN memory_fact f ON f.id = e.fact_id
+        WHERE e.server_id = %(server)s AND e.model_name = %(model)s AND f.retracted_at IS NULL AND {visible_sql("f")}
         ORDER BY e.vector <=> %(vector)s::vector LIMIT %(candidates)s
-    ) nearest JOIN memory_fact f ON f.id = nearest.fact_id AND f.retracted_at IS NULL
-    ORDER BY nearest.distance, nearest.fact_id LIMIT %(limit)s
+    )
+    SELECT fact_id FROM nearest ORDER BY distance, fact_id LIMIT %(limit)s
 """
 
 
-def nearest_params(server_id: int, model_name: str, vector: list[float], limit: int) -> dict:
+def nearest_params(server_id: int, model_name: str, vector: list[float], limit: int, reader: Reader) -> dict:
     return {"vector": "[" + ",".join(f"{value:.7g}" for value in vector) + "]", "server": server_id,
-            "model": model_name, "candidates": limit * 2, "limit": limit}
+            "model": model_name, "candidates": limit * 2, "limit": limit, **reader.params}
 
 
 def set_hnsw_search(cursor) -> None:
@@ -51,9 +61,10 @@ def set_hnsw_search(cursor) -> None:
 # vectors than that (at most SERVER_INDEX_MIN_ROWS index entries: a server whose facts were mostly wiped,
 # or, the other way, a large one whose graph is still being built, which goes through the shared graph).
 #
-# Only the nearest `candidates` vectors are looked up in memory_fact (are they in force?): checking every
-# vector cost 2.6 of the 4.4 ms at 972 vectors. When retracted facts leave fewer than `limit`, the search
-# runs again over every vector (LIMIT NULL), so the answer is always exact.
+# Only the nearest `candidates` vectors are looked up in memory_fact (are they in force, may the reader see
+# them?): checking every vector cost 2.6 of the 4.4 ms at 972 vectors. When retracted facts or facts the
+# reader may not see leave fewer than `limit`, the search runs again over every vector (LIMIT NULL), so the
+# answer is always exact.
 EXACT_NEAREST_SQL = f"""
     WITH exact AS (
         SELECT CASE
@@ -69,7 +80,8 @@ EXACT_NEAREST_SQL = f"""
         ORDER BY distance, e.fact_id LIMIT %(candidates)s
     )
     SELECT (SELECT chosen FROM exact), (SELECT count(*) FROM mine), ARRAY(
-        SELECT mine.fact_id FROM mine JOIN memory_fact f ON f.id = mine.fact_id AND f.retracted_at IS NULL
+        SELECT mine.fact_id FROM mine
+        JOIN memory_fact f ON f.id = mine.fact_id AND f.retracted_at IS NULL AND {visible_sql("f")}
         ORDER BY mine.distance, mine.fact_id LIMIT %(limit)s
     )
 """
@@ -85,16 +97,17 @@ def _exact_nearest(cursor, params: dict) -> list[int] | None:
         return None
     more_may_lie_beyond = params["candidates"] is not None and candidates_read == params["candidates"]
     if len(fact_ids) < params["limit"] and more_may_lie_beyond:
-        return _exact_nearest(cursor, params | {"candidates": None})  # retracted facts took their places
+        return _exact_nearest(cursor, params | {"candidates": None})  # facts left out took their places
     return fact_ids
 
 
-def nearest_fact_ids(server_id: int, model_name: str, vector: list[float], limit: int = RESULT_DEPTH) -> list[int]:
-    """Facts in force closest in meaning, nearest first: exactly on a server without a graph of its own and
-    below the size that earns one; otherwise through the HNSW index filtered by server (its own, or the
-    shared one while its own is being built), with pgvector's iterative scan so the filter never leaves
-    fewer than `limit` results."""
-    params = nearest_params(server_id, model_name, vector, limit)
+def nearest_fact_ids(server_id: int, model_name: str, vector: list[float], limit: int = RESULT_DEPTH, *,
+                     reader: Reader) -> list[int]:
+    """Facts in force the reader may see closest in meaning, nearest first: exactly on a server without a graph
+    of its own and below the size that earns one; otherwise through the HNSW index filtered by server (its own,
+    or the shared one while its own is being built), fact and audience in the same statement, with pgvector's
+    iterative scan so the filter never leaves fewer than `limit` results."""
+    params = nearest_params(server_id, model_name, vector, limit, reader)
     with connection.cursor() as cursor:
         exact = _exact_nearest(cursor, params)
     if exact is not None:

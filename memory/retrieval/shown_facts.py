@@ -8,10 +8,13 @@ from django.db import connection
 from config.rows import columns
 from memory.models import Fact
 
+from .audience import Reader, visible_sql
+
 # What the context and the API show of a fact; loading only these keeps building the context cheap.
-# author_kind: the memory block quotes an instruction-like note only when the bot learned it (memory.bot.prompt).
+# author_kind: the memory block quotes an instruction-like note only when the bot learned it (memory.bot.prompt);
+# audience and source_channel_id: the API says who may see each fact it hands over.
 CONTEXT_FIELDS = ("id", "server_id", "number", "key", "content", "scope", "member_id", "author_kind", "confidence",
-                  "changed_at")
+                  "changed_at", "audience", "source_channel_id")
 
 
 CONTEXT_COLUMNS = columns(Fact, "f", CONTEXT_FIELDS)
@@ -21,11 +24,20 @@ def facts_from_rows(rows) -> list[Fact]:
     return [CONTEXT_COLUMNS.instance(row) for row in rows]
 
 
-def facts_in_order(ids: list[int]) -> list[Fact]:
+# The facts of a search's ids that are the server's, in force and visible to the reader: an id that slipped in from
+# anywhere else (another server, a retraction since, another channel's fact) is left out by the statement itself.
+_FACTS_BY_ID_SQL = f"""
+    SELECT {CONTEXT_COLUMNS.sql} FROM memory_fact f
+    WHERE f.id = ANY(%(ids)s) AND f.server_id = %(server)s AND f.retracted_at IS NULL AND {visible_sql("f")}
+"""
+
+
+def facts_in_order(server_id: int, ids: list[int], reader: Reader) -> list[Fact]:
+    """The facts of `ids` in that order, those of the server in force that the reader may see."""
     if not ids:
         return []
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {CONTEXT_COLUMNS.sql} FROM memory_fact f WHERE f.id = ANY(%s)", [ids])
+        cursor.execute(_FACTS_BY_ID_SQL, {"ids": ids, "server": server_id, **reader.params})
         by_pk = {fact.pk: fact for fact in facts_from_rows(cursor.fetchall())}
     return [by_pk[pk] for pk in ids if pk in by_pk]
 

@@ -1,5 +1,5 @@
-"""The bot's one search by words, and the words part of relevance: full text over the facts in force, ranked among
-the newest matches, found along whichever index costs less for how common the query is."""
+"""The bot's one search by words, and the words part of relevance: full text over the facts in force that the reader
+may see, ranked among the newest matches, found along whichever index costs less for how common the query is."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from memory.models import SEARCH_CONFIG, Fact
 from memory.text.words import words
 from teams.models import Server
 
+from .audience import Reader, visible_sql
 from .shown_facts import facts_in_order
 
 SEARCH_RESULT_LIMIT = 10
@@ -32,15 +33,18 @@ def _words(text: str) -> list[str]:
 # A first walk of FIRST_WALK entries tells how common the query is (matches per entry). That estimate
 # picks the cheaper way to the rest, so the worst case costs about the square root of the server's
 # fact count in entries (a few milliseconds at a million facts) instead of growing with it.
+# Both ways test who may see a fact inside the statement (VISIBLE): the walk on the index entry itself
+# (the index carries audience and source channel), so it counts only entries the reader may see.
 FIRST_WALK = 2000
 WALK_COST, GIN_COST = 1.0, 8.0  # per entry walked, per match read: relative, measured at a million facts
 MAX_WALK = 20000
 
-_RANKED_WINDOW_SQL = """
+VISIBLE = visible_sql("memory_fact")
+_RANKED_WINDOW_SQL = f"""
     SELECT id, count(*) OVER () FROM (
         SELECT id, changed_at, search_vector FROM (
             SELECT id, changed_at, search_vector FROM memory_fact
-            WHERE server_id = %(server)s AND retracted_at IS NULL
+            WHERE server_id = %(server)s AND retracted_at IS NULL AND {VISIBLE}
             ORDER BY changed_at DESC, id DESC LIMIT %(walk)s
         ) recent
         WHERE search_vector @@ to_tsquery(%(config)s::regconfig, %(query)s) AND NOT (id = ANY(%(exclude)s))
@@ -50,17 +54,18 @@ _RANKED_WINDOW_SQL = """
     LIMIT %(limit)s
 """
 # Whether the server has more than %(walk)s facts in force (any order: the narrowest index answers; at
-# most FIRST_WALK entries read, a fraction of a millisecond at any size).
+# most FIRST_WALK entries read, a fraction of a millisecond at any size). Counting every audience bounds the
+# facts the reader may see from above, which is all the search asks of it.
 _MORE_THAN_WALK_SQL = """
     SELECT EXISTS (SELECT 1 FROM memory_fact WHERE server_id = %(server)s AND retracted_at IS NULL
                    OFFSET %(walk)s LIMIT 1)
 """
 # MATERIALIZED keeps the planner from walking the sort index (it would, hoping the LIMIT stops it
 # early, and read a million entries when the word is rare): this path is only taken for few matches.
-_RANKED_GIN_SQL = """
+_RANKED_GIN_SQL = f"""
     WITH matches AS MATERIALIZED (
         SELECT id, changed_at, search_vector FROM memory_fact
-        WHERE server_id = %(server)s AND retracted_at IS NULL
+        WHERE server_id = %(server)s AND retracted_at IS NULL AND {VISIBLE}
           AND search_vector @@ to_tsquery(%(config)s::regconfig, %(query)s) AND NOT (id = ANY(%(exclude)s))
     )
     SELECT id, 0 FROM (SELECT * FROM matches ORDER BY changed_at DESC, id DESC LIMIT %(candidates)s) newest_matches
@@ -102,10 +107,10 @@ class _ServerSize:
 
 
 def _best_of_newest_matches(cursor, server_id: int, tsquery: str, exclude_ids: list[int], limit: int,
-                            size: _ServerSize, config: str = SEARCH_CONFIG) -> list[int]:
-    """Ids of the `limit` best-ranked among the newest RANK_CANDIDATES matches of `tsquery`."""
+                            size: _ServerSize, reader: Reader, config: str = SEARCH_CONFIG) -> list[int]:
+    """Ids of the `limit` best-ranked among the newest RANK_CANDIDATES matches of `tsquery` the reader may see."""
     params = {"server": server_id, "config": config, "query": tsquery, "exclude": exclude_ids,
-              "candidates": RANK_CANDIDATES, "limit": limit, "walk": FIRST_WALK}
+              "candidates": RANK_CANDIDATES, "limit": limit, "walk": FIRST_WALK, **reader.params}
     ids, matches = _ranked(cursor, _RANKED_WINDOW_SQL, params)
     if matches >= SEARCH_RESULT_LIMIT:
         return ids  # enough candidates to rank: the common case costs one query
@@ -136,8 +141,8 @@ def _all_but_one(lexemes: list[str]) -> str:
     return " | ".join("(" + " & ".join(quoted[:skip] + quoted[skip + 1:]) + ")" for skip in range(len(quoted)))
 
 
-def search_word_ids(server_id: int, query: str, limit: int = SEARCH_RESULT_LIMIT) -> list[int]:
-    """Ids of search_words' results, best match first (ranking needs their places, not their text).
+def search_word_ids(server_id: int, query: str, limit: int = SEARCH_RESULT_LIMIT, *, reader: Reader) -> list[int]:
+    """Ids of search_words' results the reader may see, best match first (ranking needs their places, not their text).
 
     Facts holding every word of the query first. When they are fewer than `limit` and the query has at
     least three words (after dropping stopwords), facts holding all of them but one fill the rest:
@@ -148,21 +153,21 @@ def search_word_ids(server_id: int, query: str, limit: int = SEARCH_RESULT_LIMIT
         return []
     with connection.cursor() as cursor:
         size = _ServerSize(cursor, server_id)
-        found_ids = _best_of_newest_matches(cursor, server_id, " & ".join(words), [], limit, size)
+        found_ids = _best_of_newest_matches(cursor, server_id, " & ".join(words), [], limit, size, reader)
         if len(found_ids) < limit and len(words) >= 3:
             lexemes = _lexemes(cursor, " ".join(words))[:MAX_QUERY_WORDS]
             if len(lexemes) >= 3:
                 found_ids += _best_of_newest_matches(cursor, server_id, _all_but_one(lexemes), found_ids,
-                                                     limit - len(found_ids), size, config="simple")
+                                                     limit - len(found_ids), size, reader, config="simple")
     return found_ids
 
 
-def search_words(server: Server, query: str, limit: int = SEARCH_RESULT_LIMIT) -> list[Fact]:
-    """Full-text search over the facts in force of the server (both scopes), best match first.
+def search_words(server: Server, query: str, limit: int = SEARCH_RESULT_LIMIT, *, reader: Reader) -> list[Fact]:
+    """Full-text search over the facts in force of the server (both scopes) that the reader may see, best match first.
 
     Every word together first (precise); with three words or more, facts holding all but one fill the
     rest (search_word_ids). Stemmed English lexemes, so "birthdays" finds "birthday". Ranking reads
     at most RANK_CANDIDATES matches, the most recently changed: a word that appears in a hundred
     thousand facts is ranked among its newest 500, so a search costs milliseconds at any size.
     """
-    return facts_in_order(search_word_ids(server.pk, query, limit))
+    return facts_in_order(server.pk, search_word_ids(server.pk, query, limit, reader=reader), reader)

@@ -2,6 +2,9 @@
 
 from django import template
 
+from memory.configuration.selectors import channel_display_name
+from teams.models import Server
+
 register = template.Library()
 
 
@@ -10,6 +13,13 @@ def channel_label(channel_id: str, channels: dict | None) -> str:
     """#name (id) when the Discord adapter reported the channel's name, else the id."""
     name = (channels or {}).get(channel_id)
     return f"#{name} ({channel_id})" if name else f"channel {channel_id}"
+
+
+@register.simple_tag
+def source_channel_name(server: Server, channel_id: str) -> str:
+    """'#mod-chat' for a reported channel, 'channel 111' for another, '' for none: for a fact shown outside the
+    memory page's list (which names a page's channels in one query, memory.panel.audiences)."""
+    return channel_display_name(server, channel_id)
 
 
 # Audit actions whose target_ids hold a Discord member's id, not fact numbers.

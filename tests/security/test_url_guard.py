@@ -27,7 +27,9 @@ OUTSIDE_THE_MATRIX = {
     "home": "every logged-in user's list of their own servers (tests/teams/test_home.py, all four roles)",
 }
 API_NAMES = {"server": "api:server-detail", "context": "api:context", "reply": "api:reply",
-             "exchange": "api:exchange", "search": "api:search", "actions": "api:actions"}
+             "exchange": "api:exchange", "search": "api:search", "actions": "api:actions",
+             "channels": "api:channels", "purge": "api:purge", "member-facts": "api:member-facts",
+             "member-forget": "api:member-forget"}
 # The fixture each panel permission test takes names the user it runs as; `client` is the anonymous one.
 PANEL_USERS = ("client", "outsider", "member", "owner")
 

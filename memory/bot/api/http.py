@@ -16,6 +16,7 @@ from django.http import HttpRequest, JsonResponse
 
 from config.api_errors import error_response
 from memory.bot.selectors import bot_token_and_server
+from memory.retrieval.audience import Reader
 from teams.models import SNOWFLAKE_REGEX, BotToken, Server
 from teams.selectors import bot_token_active_by_hash
 from teams.services import bot_token_hash, bot_token_mark_used
@@ -59,8 +60,28 @@ def authenticate_bot_for_guild(request: HttpRequest, guild_id: str, *, with_newe
     # is not sent to PostgreSQL and finds no server.
     looked_up = guild_id if re.fullmatch(SNOWFLAKE_REGEX, guild_id) else ""
     bot_token, server = bot_token_and_server(_bearer_token_hash(request), looked_up,
-                                             with_newest_facts=with_newest_facts)
+                                             newest_facts_for=_context_reader(request) if with_newest_facts else None)
     return _accepted(bot_token), server
+
+
+def _is_snowflake(value: object) -> bool:
+    return isinstance(value, str) and re.fullmatch(SNOWFLAKE_REGEX, value) is not None
+
+
+def _context_reader(request: HttpRequest) -> Reader | None:
+    """Whom the context call's body reads for (its channel, or a thread's parent), looked at before the view
+    so that the newest facts that channel may see come with the token and the server; None when the body
+    names none well (the view's parse_message then answers 400, and the context reads nothing ahead)."""
+    try:
+        body = json.loads(request.body or b"null")
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(body, dict):
+        return None
+    channel_id, thread_parent_id = body.get("channel_id"), body.get("thread_parent_id")
+    if not _is_snowflake(channel_id) or not (thread_parent_id is None or _is_snowflake(thread_parent_id)):
+        return None
+    return Reader.for_message(channel_id, thread_parent_id or "")
 
 
 def throttle(bot_token: BotToken) -> None:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import re
+import uuid
 from typing import Any
 
 from django.core.exceptions import ValidationError
 
 from memory.bot.actions import MemoryOp, Retract, Supersede, build_remember, validate_number, validate_reason
 from memory.bot.exchanges import MESSAGE_MAX_LENGTH, IncomingMessage
+from memory.configuration.directory import NAME_MAX_LENGTH as CHANNEL_NAME_MAX_LENGTH
+from memory.configuration.directory import ReportedChannel
+from memory.facts.selectors import PurgeSource
 from memory.text.limits import validate_content
 from teams.models import SNOWFLAKE_REGEX
 
@@ -27,12 +31,13 @@ def _only_fields(body: dict, allowed: set[str], prefix: str = "") -> None:
                        f"{prefix}{unknown[0]}")
 
 
-def _snowflake(body: dict, name: str, *, required: bool = True) -> str:
+def _snowflake(body: dict, name: str, *, required: bool = True, field: str | None = None) -> str:
     value = body.get(name)
     if value is None and not required:
         return ""
+    field = field or name
     if not isinstance(value, str) or not re.fullmatch(SNOWFLAKE_REGEX, value):
-        raise ApiError(400, f"'{name}' must be a Discord id: a string of 1–20 digits.", name)
+        raise ApiError(400, f"'{field}' must be a Discord id: a string of 1–20 digits.", field)
     return value
 
 
@@ -119,13 +124,74 @@ def parse_actions(body: dict[str, Any]) -> list[MemoryOp]:
                                          content=validate_content(content if isinstance(content, str) else ""),
                                          reason=validate_reason(item.get("reason", ""))))
                 else:
-                    _only_fields(item, {"key", "content", "scope", "member_id", "importance", "confidence"}, prefix)
+                    _only_fields(item, {"key", "content", "scope", "member_id", "importance", "confidence",
+                                        "audience"}, prefix)
                     ops.append(build_remember(
                         key=item.get("key"), content=item.get("content"),
                         # A member_id without a scope says whom the fact is about, as the reply tool's does.
                         scope=item.get("scope", "server" if item.get("member_id") in (None, "") else "member"),
                         member_id=item.get("member_id"), importance=item.get("importance"),
-                        confidence=item.get("confidence", 1.0)))
+                        confidence=item.get("confidence", 1.0), audience=item.get("audience")))
             except ValidationError as invalid:
                 raise _field_error(invalid, prefix) from None
     return ops
+
+
+# Channels, purge and members ------------------------------------------------------
+
+CHANNELS_MAX = 500
+CHANNEL_FIELDS = {"id", "name", "public", "parent_id"}
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+
+
+def parse_channels(body: dict[str, Any]) -> list[ReportedChannel]:
+    """The channels and threads a bot reports (a thread names its channel in parent_id), all checked first."""
+    _only_fields(body, {"channels"})
+    raw = body.get("channels")
+    if not isinstance(raw, list) or len(raw) > CHANNELS_MAX:
+        raise ApiError(400, f"'channels' must be a list of at most {CHANNELS_MAX} channels.", "channels")
+    channels = []
+    for index, item in enumerate(raw):
+        prefix = f"channels[{index}]."
+        if not isinstance(item, dict):
+            raise ApiError(400, f"'channels[{index}]' must be an object with id, name, public and parent_id.",
+                           f"channels[{index}]")
+        _only_fields(item, CHANNEL_FIELDS, prefix)
+        channel_id = _snowflake(item, "id", field=f"{prefix}id")
+        name = _text(item, "name", CHANNEL_NAME_MAX_LENGTH, field=f"{prefix}name")
+        public = item.get("public")
+        if not isinstance(public, bool):
+            raise ApiError(400, f"'{prefix}public' must be true or false: whether @everyone can view the channel.",
+                           f"{prefix}public")
+        parent_id = _snowflake(item, "parent_id", required=False, field=f"{prefix}parent_id")
+        channels.append(ReportedChannel(channel_id=channel_id, name=name, parent_id=parent_id,
+                                        is_thread=bool(parent_id), public=public))
+    return channels
+
+
+def parse_purge(body: dict[str, Any]) -> PurgeSource:
+    """One source of facts to purge: a channel (its threads included) or an exchange, never both."""
+    _only_fields(body, {"channel_id", "exchange"})
+    if "channel_id" in body and "exchange" in body:
+        raise ApiError(400, "Name one source to purge, 'channel_id' or 'exchange', not both.", "exchange")
+    if "exchange" in body:
+        value = body["exchange"]
+        if not isinstance(value, str) or not _UUID.fullmatch(value):
+            raise ApiError(400, "'exchange' must be an exchange id (a UUID, as the context call answered it).",
+                           "exchange")
+        return PurgeSource(exchange_id=uuid.UUID(value))
+    if "channel_id" not in body:
+        raise ApiError(400, "Name what to purge: 'channel_id' (a channel and its threads) or 'exchange' (an "
+                            "exchange id).", "channel_id")
+    return PurgeSource(channel_id=_snowflake(body, "channel_id"))
+
+
+def parse_member_id(member_id: str) -> str:
+    """The member of the address; a Discord id or a 400 (the address matched, so it is not a 404)."""
+    return _snowflake({"member_id": member_id}, "member_id")
+
+
+def parse_forget(body: dict[str, Any]) -> str:
+    """The member's name for the request staff will see (optional)."""
+    _only_fields(body, {"member_name"})
+    return _text(body, "member_name", NAME_MAX_LENGTH, required=False).strip()

@@ -6,7 +6,7 @@ and schemathesis fuzzes the endpoints from it, so it cannot drift silently.
 
 from __future__ import annotations
 
-from memory.models import MemoryType
+from memory.models import Audience, MemoryType
 from memory.text.keys import KEY_INPUT_PATTERN, KEY_REGEX, WHITESPACE, code_point_class
 
 SNOWFLAKE = {"type": "string", "pattern": "^[0-9]{1,20}$", "description": "A Discord id (snowflake) as a string."}
@@ -66,15 +66,27 @@ MESSAGE_PROPERTIES = {
 FACT_CONTENT_INPUT = {"type": "string", "minLength": 1, "maxLength": 1000, "pattern": SOME_TEXT,
                       "description": "Not only whitespace."}
 
+AUDIENCE_DESCRIPTION = (
+    "Who the fact may reach. server: every channel where memory may be read. channel: only replies in the channel "
+    "it was learned in (channel_id) and in that channel's threads. staff: never handed to a bot; kept for staff. "
+    "A fact the bot learns takes the audience of its channel: server in a channel @everyone can view, channel in "
+    "any other (a channel never reported counts as private); in a thread, its channel's.")
+
 SCHEMAS = {
     "Error": {"type": "object", "required": ["error", "field"], "additionalProperties": False, "properties": {
         "error": {"type": "string", "description": "One clear sentence."},
         "field": {"anyOf": [{"type": "string"}, {"type": "null"}]}}},
     "Fact": {"type": "object", "additionalProperties": False,
-             "required": ["number", "key", "content", "scope", "member_id", "confidence"], "properties": {
+             "required": ["number", "key", "content", "scope", "member_id", "confidence", "audience", "channel_id"],
+             "properties": {
                  "number": NUMBER, "key": {"type": "string", "pattern": KEY_REGEX},
                  "content": {"type": "string", "minLength": 1, "maxLength": 1000},
-                 "scope": {"enum": ["server", "member"]}, "member_id": NULLABLE_SNOWFLAKE, "confidence": UNIT}},
+                 "scope": {"enum": ["server", "member"]}, "member_id": NULLABLE_SNOWFLAKE, "confidence": UNIT,
+                 "audience": _ref("Audience"),
+                 "channel_id": {**NULLABLE_SNOWFLAKE, "description": "The channel the fact was learned in (for a "
+                                                                     "thread, the channel it was started in); "
+                                                                     "null when it is not known."}}},
+    "Audience": {"enum": list(Audience.values), "description": AUDIENCE_DESCRIPTION},
     "MemoryType": {"enum": list(MemoryType.values)},
     "Message": {"type": "object", "additionalProperties": False,
                 "required": ["channel_id", "author_id", "content"], "properties": MESSAGE_PROPERTIES},
@@ -126,7 +138,11 @@ SCHEMAS = {
                           "description": "Default: 'member' when member_id is given, else 'server'."},
                 "member_id": {**NULLABLE_SNOWFLAKE,
                               "description": "Whom a member fact is about; refused with scope 'server'."},
-                "importance": {"anyOf": [UNIT, {"type": "null"}]}, "confidence": UNIT},
+                "importance": {"anyOf": [UNIT, {"type": "null"}]}, "confidence": UNIT,
+                "audience": {"anyOf": [_ref("Audience"), {"type": "null"}],
+                             "description": "Absent or null: the audience of the channel the exchange is in. A value "
+                                            "may only narrow it (server > channel > staff); a wider one is ignored, "
+                                            "with the reason."}},
             # A server fact is about no member; a member fact needs one.
             "anyOf": [{"properties": {"scope": {"const": "server"}, "member_id": {"type": "null"}}},
                       {"required": ["member_id"], "properties": {"scope": {"const": "member"},
@@ -161,7 +177,8 @@ SCHEMAS = {
                   "model_calls": {"enum": [1, 2]}, "memory": _ref("MemorySummary")}},
     "Exchange": {"type": "object", "additionalProperties": False, "required": [
         "exchange", "guild_id", "created_at", "status", "memory_type", "channel_id", "thread_parent_id",
-        "author_id", "read_allowed", "write_allowed", "can_search", "model_calls", "reply", "error", "memory"],
+        "author_id", "read_allowed", "write_allowed", "can_search", "model_calls", "reply", "error", "memory",
+        "facts"],
         "properties": {
             "exchange": {"type": "string", "format": "uuid"}, "guild_id": SNOWFLAKE,
             "created_at": {"type": "string", "format": "date-time"},
@@ -170,13 +187,53 @@ SCHEMAS = {
             "read_allowed": {"type": "boolean"}, "write_allowed": {"type": "boolean"},
             "can_search": {"type": "boolean"}, "model_calls": {"type": "integer", "minimum": 0, "maximum": 2},
             "reply": {"type": "string"}, "error": {"anyOf": [{"type": "string"}, {"type": "null"}]},
-            "memory": _ref("MemorySummary")}},
+            "memory": _ref("MemorySummary"),
+            "facts": {"type": "array", "items": _ref("Fact"),
+                      "description": "The facts shown or found in this exchange that are still in force and that a "
+                                     "reply in its channel may still see, in the order shown, then found."}}},
     "Server": {"type": "object", "additionalProperties": False, "required": ["guild_id", "name", "memory_type"],
                "properties": {"guild_id": SNOWFLAKE, "name": {"type": "string"}, "memory_type": _ref("MemoryType")}},
+    "ChannelsRequest": {"type": "object", "additionalProperties": False, "required": ["channels"], "properties": {
+        "channels": {"type": "array", "maxItems": 500, "items": {
+            "type": "object", "additionalProperties": False, "required": ["id", "name", "public"], "properties": {
+                "id": SNOWFLAKE,
+                "name": {"type": "string", "minLength": 1, "maxLength": 100, "pattern": SOME_TEXT_NO_NUL,
+                         "description": "As Discord shows it, without '#'."},
+                "public": {"type": "boolean", "description": "Whether @everyone can view it (for a thread: its "
+                                                             "channel). A channel never reported counts as private."},
+                "parent_id": {**NULLABLE_SNOWFLAKE, "description": "Set for a thread: the channel it was started "
+                                                                   "in; null or absent for a channel."}}}}}},
+    "ChannelsResult": {"type": "object", "additionalProperties": False, "required": ["channels"], "properties": {
+        "channels": {"type": "integer", "minimum": 0, "maximum": 500,
+                     "description": "How many channels were written (an id sent twice counts once)."}}},
+    "PurgeRequest": {"type": "object", "additionalProperties": False, "properties": {
+        "channel_id": {**SNOWFLAKE, "description": "Every fact learned in this channel or its threads."},
+        "exchange": {"type": "string", "format": "uuid", "description": "Every fact learned in this exchange."}},
+        "oneOf": [{"required": ["channel_id"]}, {"required": ["exchange"]}]},
+    "PurgeResult": {"type": "object", "additionalProperties": False, "required": ["removed"], "properties": {
+        "removed": {"type": "integer", "minimum": 0, "description": "How many facts were deleted (0 when "
+                                                                    "nothing matched)."}}},
+    "MemberFacts": {"type": "object", "additionalProperties": False, "required": ["about", "learned_from"],
+                    "properties": {
+                        "about": {"type": "array", "items": _ref("Fact"),
+                                  "description": "Facts about the member (scope member), newest change first."},
+                        "learned_from": {"type": "array", "items": _ref("Fact"),
+                                         "description": "Other facts learned from the member's messages, newest "
+                                                        "change first."}}},
+    "ForgetRequest": {"type": "object", "additionalProperties": False, "properties": {
+        "member_name": {"type": "string", "maxLength": 100, "pattern": NO_NUL,
+                        "description": "How staff will see the member named on a request."}}},
+    "ForgetResult": {"oneOf": [
+        {"type": "object", "additionalProperties": False, "required": ["wiped", "facts_removed"], "properties": {
+            "wiped": {"const": True}, "facts_removed": {"type": "integer", "minimum": 0}}},
+        {"type": "object", "additionalProperties": False, "required": ["wiped", "request"], "properties": {
+            "wiped": {"const": False}, "request": {"const": "open", "description": "A request waits for staff "
+                                                                                  "(asking again changes nothing)."}}}]},
 }
 
 GUILD = {"name": "guild_id", "in": "path", "required": True, "schema": SNOWFLAKE}
 EXCHANGE = {"name": "exchange", "in": "path", "required": True, "schema": {"type": "string", "format": "uuid"}}
+MEMBER = {"name": "member_id", "in": "path", "required": True, "schema": SNOWFLAKE}
 
 
 def _body(name: str) -> dict:
@@ -231,8 +288,37 @@ def openapi_schema(server_url: str) -> dict:
                               "503": _error("The reply model failed or is not configured; nothing was changed.")}}},
             "/exchanges/{exchange}": {"get": {
                 "operationId": "getExchange",
-                "summary": "What was injected, searched, retracted, superseded and learned; model calls.",
+                "summary": "What was injected, searched, retracted, superseded and learned; model calls; the "
+                           "facts it showed that are still in force and visible from its channel.",
                 "parameters": [EXCHANGE],
                 "responses": {"200": _json(_ref("Exchange")), **COMMON_ERRORS}}},
+            "/servers/{guild_id}/channels": {"put": {
+                "operationId": "reportChannels",
+                "summary": "Add or update channels and threads: names, and whether @everyone can view them.",
+                "description": "Idempotent; at most 500 channels and 64 KiB a call. Channels not sent are left as "
+                               "they are. Whether a channel is public decides the audience of what the bot "
+                               "learns there.",
+                "parameters": [GUILD], "requestBody": _body("ChannelsRequest"),
+                "responses": {"200": _json(_ref("ChannelsResult")), **COMMON_ERRORS}}},
+            "/servers/{guild_id}/purge": {"post": {
+                "operationId": "purgeBySource",
+                "summary": "Delete every fact learned in one channel (its threads included) or in one exchange.",
+                "description": "Exactly one of channel_id and exchange. Facts in force or not, for good; audited "
+                               "as the bot token. An exchange of another server answers 404.",
+                "parameters": [GUILD], "requestBody": _body("PurgeRequest"),
+                "responses": {"200": _json(_ref("PurgeResult")), **COMMON_ERRORS}}},
+            "/servers/{guild_id}/members/{member_id}/facts": {"get": {
+                "operationId": "getMemberFacts",
+                "summary": "What the bot knows about a member (in force, every audience), to show them privately.",
+                "parameters": [GUILD, MEMBER],
+                "responses": {"200": _json(_ref("MemberFacts")), **COMMON_ERRORS}}},
+            "/servers/{guild_id}/members/{member_id}/forget": {"post": {
+                "operationId": "forgetMember",
+                "summary": "The member asks to be forgotten: wiped now, or a request filed for staff, as the "
+                           "server's AI settings choose.",
+                "description": "A wipe deletes the facts about the member, the facts learned from their messages "
+                               "and their exchanges (audited as the member). Send {} or the member's name.",
+                "parameters": [GUILD, MEMBER], "requestBody": _body("ForgetRequest"),
+                "responses": {"200": _json(_ref("ForgetResult")), **COMMON_ERRORS}}},
         },
     }

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from memory.models import Exchange, Fact
 
 
 def fact_as_json(fact: Fact) -> dict:
+    """A fact as every API answer shows it; `audience` and `channel_id` (where it was learned) say who may see it."""
     return {"number": fact.number, "key": fact.key, "content": fact.content, "scope": fact.scope,
-            "member_id": fact.member_id or None, "confidence": fact.confidence}
+            "member_id": fact.member_id or None, "confidence": fact.confidence, "audience": fact.audience,
+            "channel_id": fact.source_channel_id or None}
+
+
+def facts_as_json(facts: Sequence[Fact]) -> list[dict]:
+    """The facts' items; every read that hands facts to the API loads audience and source_channel_id with them
+    (memory.retrieval.shown_facts, the ranked context's columns), so this costs no query."""
+    return [fact_as_json(fact) for fact in facts]
 
 
 def _numbers(exchange: Exchange, op: str, field: str = "number") -> list[int]:
@@ -33,7 +43,8 @@ def memory_summary(exchange: Exchange) -> dict:
     }
 
 
-def exchange_as_json(exchange: Exchange) -> dict:
+def exchange_as_json(exchange: Exchange, facts: Sequence[Fact]) -> dict:
+    """The exchange's log; `facts`: those of its facts a reply in its channel may still see (in force)."""
     return {
         "exchange": str(exchange.pk),
         "guild_id": exchange.server.guild_id,
@@ -50,4 +61,5 @@ def exchange_as_json(exchange: Exchange) -> dict:
         "reply": exchange.reply,
         "error": exchange.error or None,
         "memory": memory_summary(exchange),
+        "facts": facts_as_json(facts),
     }

@@ -12,15 +12,21 @@ from config.api_errors import error_response
 from memory.bot.actions import exchange_apply_actions
 from memory.bot.exchanges import ExchangeRefused, ensure_run_by_bot, exchange_open, exchange_search
 from memory.bot.reply import ReplyFailed, reply_to_message
-from memory.bot.selectors import exchange_for_bot
+from memory.bot.selectors import exchange_facts_in_force, exchange_for_bot
+from memory.configuration.directory import channels_report
 from memory.configuration.selectors import ai_settings_for_server
-from memory.models import Exchange
+from memory.facts.deletes import facts_purge
+from memory.facts.forget_requests import forget_me
+from memory.facts.selectors import member_facts
+from memory.models import Exchange, ForgetRequestVia
 from teams.models import BotToken, Server
 
 from .http import ApiError, bot_api, json_body, public_api
-from .parsing import parse_actions, parse_history, parse_message, parse_search
+from .parsing import (parse_actions, parse_channels, parse_forget, parse_history, parse_member_id, parse_message,
+                      parse_purge, parse_search)
 from .schema import openapi_schema
-from .serializers import exchange_as_json, fact_as_json, memory_summary
+from .selectors import bot_token_label, exchange_is_on_server, purge_source_named
+from .serializers import exchange_as_json, facts_as_json, memory_summary
 
 
 def _exchange(bot_token: BotToken, exchange_id: UUID) -> Exchange:
@@ -58,7 +64,7 @@ def context(request: HttpRequest, bot_token: BotToken, server: Server) -> JsonRe
         "write_allowed": exchange.write_allowed,
         "can_search": exchange.can_search,
         "summary": opened.summary,
-        "facts": [fact_as_json(fact) for fact in opened.facts],
+        "facts": facts_as_json(opened.facts),
         "prompt": exchange.memory_block,
     })
 
@@ -71,7 +77,7 @@ def search(request: HttpRequest, bot_token: BotToken, exchange: UUID) -> JsonRes
         outcome = exchange_search(exchange=found, query=query)
     except ExchangeRefused as refused:
         raise ApiError(409, str(refused)) from None
-    return JsonResponse({"facts": [fact_as_json(fact) for fact in outcome.facts], "mode": outcome.mode,
+    return JsonResponse({"facts": facts_as_json(outcome.facts), "mode": outcome.mode,
                          "fallback_reason": outcome.fallback_reason})
 
 
@@ -98,7 +104,43 @@ def reply(request: HttpRequest, bot_token: BotToken, server: Server) -> JsonResp
 
 @bot_api(methods=["GET"])
 def exchange_detail(request: HttpRequest, bot_token: BotToken, exchange: UUID) -> JsonResponse:
-    return JsonResponse(exchange_as_json(_exchange(bot_token, exchange)))
+    found = _exchange(bot_token, exchange)
+    return JsonResponse(exchange_as_json(found, exchange_facts_in_force(found)))
+
+
+@bot_api(methods=["PUT"], finds_server=True)
+def channels(request: HttpRequest, bot_token: BotToken, server: Server) -> JsonResponse:
+    """A bot that is not the built-in adapter reports channel names and whether @everyone can view them."""
+    reported = parse_channels(json_body(request))
+    return JsonResponse({"channels": channels_report(server=server, channels=reported)})
+
+
+@bot_api(methods=["POST"], finds_server=True)
+def purge(request: HttpRequest, bot_token: BotToken, server: Server) -> JsonResponse:
+    source = parse_purge(json_body(request))
+    if source.exchange_id is not None and not exchange_is_on_server(server, source.exchange_id):
+        raise ApiError(404, f"No exchange {source.exchange_id} on this server is reachable with this token.")
+    removed = facts_purge(server=server, source=purge_source_named(server, source),
+                          actor_label=bot_token_label(bot_token))
+    return JsonResponse({"removed": removed})
+
+
+@bot_api(methods=["GET"], finds_server=True)
+def member_facts_detail(request: HttpRequest, bot_token: BotToken, server: Server, member_id: str) -> JsonResponse:
+    """What the bot knows about one member, every audience: for a bot to show that member privately."""
+    about, learned_from = member_facts(server, parse_member_id(member_id))
+    return JsonResponse({"about": facts_as_json(about), "learned_from": facts_as_json(learned_from)})
+
+
+@bot_api(methods=["POST"], finds_server=True)
+def member_forget(request: HttpRequest, bot_token: BotToken, server: Server, member_id: str) -> JsonResponse:
+    """The member asks to be forgotten: wiped now or a request for staff, as the server's AI settings say."""
+    member_id = parse_member_id(member_id)
+    member_name = parse_forget(json_body(request))
+    outcome = forget_me(server=server, member_id=member_id, member_name=member_name, via=ForgetRequestVia.API)
+    if outcome.wiped:
+        return JsonResponse({"wiped": True, "facts_removed": outcome.facts_removed})
+    return JsonResponse({"wiped": False, "request": "open"})
 
 
 @public_api

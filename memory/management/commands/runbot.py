@@ -8,7 +8,9 @@ from memory.bot.discord import TOKEN_VARIABLE, discord_token, run_bot
 
 class Command(BaseCommand):
     help = (f"Run the Discord bot ({TOKEN_VARIABLE} must be set). It answers when mentioned, and every message in "
-            "a server's reply channels, with the reply model of the server's AI settings.")
+            "a server's reply channels, with the reply model of the server's AI settings; reports each channel's "
+            "name and whether @everyone can view it; and offers /memory me and /memory forget-me (invite it with "
+            "the applications.commands scope for those).")
 
     def handle(self, *args, **options):
         token = discord_token()

@@ -57,8 +57,11 @@ def exchange_detail(request: HtmxHttpRequest, guild_id: str, exchange_id) -> Htt
     exchange = exchanges_for_server(server).filter(pk=exchange_id).first()
     if exchange is None:
         raise Http404("No such exchange.")
+    # How long its words were kept, when they were removed (AISettings.exchange_log_days, memory.bot.retention).
+    kept_days = (exchange.trimmed_at - exchange.created_at).days if exchange.trimmed_at else None
     return render(request, "memory/exchange_page.html",
-                  {"server": server, "exchange": exchange, "channels": channel_names(server)})
+                  {"server": server, "exchange": exchange, "channels": channel_names(server), "kept_days": kept_days,
+                   "can_configure": can_configure(request.user, server)})
 
 
 @panel_login_required

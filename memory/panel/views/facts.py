@@ -1,4 +1,5 @@
-"""One fact at a time: add, show, edit (with a version check), delete, restore. HTMX fragments."""
+"""One fact at a time: add, show, edit (with a version check), change who sees it, delete, restore. HTMX
+fragments."""
 
 from __future__ import annotations
 
@@ -11,13 +12,23 @@ from django_htmx.http import reswap, retarget, trigger_client_event
 
 from memory.facts.selectors import fact_by_number
 from memory.facts.deletes import fact_delete
-from memory.facts.services import FactAuthor, FactConflict, FactGone, fact_create, fact_restore, fact_update
-from memory.models import Fact
+from memory.facts.services import (
+    FactAuthor,
+    FactConflict,
+    FactGone,
+    WideningNeedsConfirmation,
+    fact_audience_set,
+    fact_create,
+    fact_restore,
+    fact_update,
+)
+from memory.models import Audience, Fact
 from teams.models import Server
 from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_configurer, server_for_viewer
 
-from ..forms import FactCreateForm, FactEditForm
+from ..audiences import attach_audiences, directory_channels
+from ..forms import FactAudienceForm, FactCreateForm, FactEditForm
 
 # Client event after a fact was added, deleted or restored: the fact list (its count, tabs and rows) reloads
 # itself once the answer is on the page (after the swap settles, so the row the user acted on is seen first).
@@ -35,14 +46,18 @@ def _fact_or_404(server: Server, number: int) -> Fact:
         raise Http404("No such fact.") from None
 
 
-def _row(request: HtmxHttpRequest, fact: Fact, *, can_configure: bool) -> HttpResponse:
-    """The fact's row; a plain (non-HTMX) GET gets the fact's own page instead."""
-    # refocus: the row replaces the form or button that had the keyboard focus; its Edit button takes it.
-    context = {"fact": fact, "configurable_ids": {fact.server_id} if can_configure else set(), "refocus": True}
+def _row(request: HtmxHttpRequest, fact: Fact, *, can_configure: bool, refocus: bool | str = True,
+         status: int = 200) -> HttpResponse:
+    """The fact's row; a plain (non-HTMX) request gets the fact's own page instead."""
+    # refocus: the row replaces the form or button that had the keyboard focus; its Edit button takes it (or, after
+    # an audience change, the audience now chosen).
+    attach_audiences([fact])
+    context = {"fact": fact, "configurable_ids": {fact.server_id} if can_configure else set(), "refocus": refocus}
     if not request.htmx:
-        context["replaced"] = fact.supersedes.select_related("server", "author_user").order_by("-retracted_at")
-        return render(request, "memory/fact_page.html", context)
-    return render(request, "memory/_fact_row.html", context)
+        context["replaced"] = list(fact.supersedes.select_related("server", "author_user").order_by("-retracted_at"))
+        attach_audiences(context["replaced"])
+        return render(request, "memory/fact_page.html", context, status=status)
+    return render(request, "memory/_fact_row.html", context, status=status)
 
 
 @panel_login_required
@@ -52,20 +67,25 @@ def fact_create_view(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
     form = FactCreateForm(request.POST)
     if form.is_valid():
         data = form.cleaned_data
+        audience = data["audience"] or Audience.SERVER
         try:
             fact = fact_create(
                 server=server, author=FactAuthor.staff(request.user), key=data["key"], content=data["content"],
                 scope=data["scope"], member_id=data["member_id"], confidence=data["confidence"],
-                importance=data["importance"],
+                importance=data["importance"], audience=audience,
+                # A staff fact records a channel only when it is for that channel.
+                source_channel_id=data["channel_id"].strip() if audience == Audience.CHANNEL else "",
             )
         except ValidationError as error:
             form.add_error(None, error)
         else:
+            attach_audiences([fact])
             response = render(request, "memory/_fact_created.html",
                               {"fact": fact, "configurable_ids": {server.pk}, "server": server,
-                               "form": FactCreateForm()})
+                               "form": FactCreateForm(), "channels": directory_channels(server)})
             return _facts_changed(response)
-    response = render(request, "memory/_fact_create_form.html", {"form": form, "server": server}, status=422)
+    response = render(request, "memory/_fact_create_form.html",
+                      {"form": form, "server": server, "channels": directory_channels(server)}, status=422)
     return reswap(retarget(response, "#fact-create"), "outerHTML")
 
 
@@ -96,6 +116,42 @@ def fact_detail(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpRes
             return _row(request, fact, can_configure=True)
     return render(request, "memory/_fact_edit_row.html",
                   {"fact": conflict or fact, "form": form, "conflict": conflict}, status=409 if conflict else 422)
+
+
+@panel_login_required
+@require_POST
+def fact_audience(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpResponse:
+    """Who sees the fact, changed with one click; audited. Widening a fact learned in a private channel answers a
+    confirmation naming the channel first; a fact learned nowhere asks which channel a channel audience means."""
+    server = server_for_configurer(request.user, guild_id)
+    fact = _fact_or_404(server, number)
+    form = FactAudienceForm(request.POST)
+    form.is_valid()  # plain text fields: the service says what is wrong with them
+    data = form.cleaned_data
+    try:
+        fact = fact_audience_set(fact=fact, audience=data.get("audience", ""), actor=request.user,
+                                 channel_id=data.get("channel_id", ""), confirm_widening=data.get("confirm", False))
+    except FactGone as gone:
+        raise Http404(str(gone)) from None
+    except WideningNeedsConfirmation as widening:
+        return _audience_confirmation(request, fact, data["audience"], widening)
+    except ValidationError as error:
+        attach_audiences([fact])
+        context = {"fact": fact, "errors": error.messages, "channels": directory_channels(server),
+                   "asked": data.get("audience", "")}
+        template = "memory/_fact_audience_row.html" if request.htmx else "memory/fact_audience_page.html"
+        return render(request, template, context, status=422)
+    return _row(request, fact, can_configure=True, refocus="audience")
+
+
+def _audience_confirmation(request: HtmxHttpRequest, fact: Fact, audience: str,
+                           widening: WideningNeedsConfirmation) -> HttpResponse:
+    """The fact would reach people who cannot read the private channel it was learned in: ask first (409: nothing
+    changed yet), in the row, or as a page without JavaScript."""
+    attach_audiences([fact])
+    context = {"fact": fact, "audience": audience, "channel_label": widening.channel_label, "confirming": True}
+    template = "memory/_fact_audience_row.html" if request.htmx else "memory/fact_audience_page.html"
+    return render(request, template, context, status=409)
 
 
 @panel_login_required

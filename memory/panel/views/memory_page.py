@@ -13,11 +13,13 @@ from memory.configuration.selectors import ai_settings_for_server
 from memory.facts.listing import SORTS, FactFilter, FactPage, FactState, fact_page_or_nearest
 from memory.facts.selectors import servers_with_retracted_facts
 from memory.text.hints import content_hint
+from memory.models import Audience, ForgetRequest, ForgetRequestStatus
 from memory.types import PROFILES, profile_for
 from teams.models import SNOWFLAKE_REGEX
 from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import servers_configurable_by, servers_visible_to
 
+from ..audiences import attach_audiences, directory_channels
 from ..forms import FactCreateForm
 from .server_memory import summary_block_context
 
@@ -39,14 +41,31 @@ def fact_list_context(request: HtmxHttpRequest) -> dict:
     sort = request.GET.get("sort", "changed")
     sort = sort if sort in SORTS else "changed"
     query = request.GET.get("q", "").replace("\x00", "")[:200]  # PostgreSQL text cannot hold NUL
-    page = fact_page_or_nearest(FactFilter(server_ids=server_ids, query=query, state=state, sort=sort),
-                                after=after, before=before)
+    # Who may see the facts, and where they were learned: an unknown value shows every fact, as an unknown sort does.
+    audience = request.GET.get("audience", "")
+    audience = audience if audience in Audience.values else ""
+    channel = request.GET.get("channel", "")
+    channel = channel if SNOWFLAKE.fullmatch(channel) else ""
+    page = fact_page_or_nearest(FactFilter(server_ids=server_ids, query=query, state=state, sort=sort,
+                                           audience=audience, channel=channel), after=after, before=before)
     configurable_ids = set(
         servers_configurable_by(request.user).filter(pk__in=server_ids).values_list("pk", flat=True)
     )
     _attach_urls([*page.exact_key_facts, *page.facts])
+    attach_audiences([*page.exact_key_facts, *page.facts])
+    shown = _shown_list_query(request, state=state, sort=sort, query=query, page=page,
+                              filters={"audience": audience, "channel": channel})
+    channels = directory_channels(chosen) if chosen else []
     return {
-        "list_query": _shown_list_query(request, state=state, sort=sort, query=query, page=page),
+        "list_query": shown,
+        # The channel filter's own form sends the rest of the list's address along, as hidden fields.
+        "channel_filter_fields": [(name, value) for name, value in shown.items()
+                                  if name not in ("channel", "after", "before")],
+        "audience_filters": Audience.choices,
+        "audience": audience,
+        "channel": channel,
+        "channel_choices": channels,
+        "channel_unlisted": bool(channel) and channel not in {row.channel_id for row in channels},
         "visible_servers": visible,
         "chosen_server": chosen,
         "page": page,
@@ -59,7 +78,8 @@ def fact_list_context(request: HtmxHttpRequest) -> dict:
     }
 
 
-def _shown_list_query(request: HtmxHttpRequest, *, state: str, sort: str, query: str, page: FactPage) -> QueryDict:
+def _shown_list_query(request: HtmxHttpRequest, *, state: str, sort: str, query: str, page: FactPage,
+                      filters: dict[str, str]) -> QueryDict:
     """The address of the list actually shown, which is not always the one asked for (a page emptied since it was
     opened falls back to the nearest one; a tab that is gone falls back to the facts in force). Links are built on
     it: built on the address asked for, Next would carry the emptied page's state or cursor and lead back to it."""
@@ -67,6 +87,11 @@ def _shown_list_query(request: HtmxHttpRequest, *, state: str, sort: str, query:
     for name, value, default in (("state", state, FactState.IN_FORCE), ("sort", sort, "changed"), ("q", query, "")):
         if name in shown or value != default:
             shown[name] = value
+    for name, value in filters.items():  # a filter the list ignored (not an audience, not a channel id) is dropped
+        if value:
+            shown[name] = value
+        else:
+            shown.pop(name, None)
     for name in ("after", "before"):
         shown.pop(name, None)
         if getattr(page, name):
@@ -109,6 +134,8 @@ def memory_page(request: HtmxHttpRequest) -> HttpResponse:
             active_profile=profile_for(ai_settings.memory_type),
             profiles=PROFILES,
             create_form=FactCreateForm(),
+            forget_requests_waiting=ForgetRequest.objects.filter(server=chosen,
+                                                                 status=ForgetRequestStatus.OPEN).count(),
         )
     return render(request, "memory/memory_page.html", context)
 

@@ -77,6 +77,8 @@ def _save(request, server, form: AISettingsForm, endpoint_forms) -> None:
         reply_channel_ids=AISettingsForm.split_ids(data["reply_channel_ids"]),
         embedding_provider=data["embedding_provider"] or None,  # left out of the form: unchanged
         remember_limit_per_hour=data["remember_limit_per_hour"],
+        exchange_log_days=data["exchange_log_days"],  # None (not sent): unchanged
+        forget_me_mode=data["forget_me_mode"] or None,
     )
     for purpose, _, endpoint_form, endpoint in endpoint_forms:
         cleaned = endpoint_form.cleaned_data

@@ -2,9 +2,14 @@
 message the bot sees on a ranked server (config/rows.py). SQL_MARGIN, the N-th best and the thresholds come in
 as parameters; which facts the hint cache (top._HINTS) lets the first step read is top.py's business."""
 
+from ..audience import visible_sql
+
 # The weight expression must read exactly as the index expression of migration 0008 for the index to be used.
 WEIGHT = "confidence * COALESCE(importance, 0.5)"
-IN_FORCE = "server_id = %(server)s AND retracted_at IS NULL"
+# Every statement reads only the facts in force that the reader may see (memory/retrieval/audience.py): the walk,
+# the weight index read and the matched facts alike, so every bound below is over what the reader may be handed.
+# The audience columns are on the table row each candidate is read from anyway (confidence, importance).
+IN_FORCE = f"server_id = %(server)s AND retracted_at IS NULL AND {visible_sql('memory_fact')}"
 MICROSECONDS = "(EXTRACT(EPOCH FROM changed_at) * 1000000)::int8"
 # score.score() in SQL; power() refuses to underflow, so ages beyond a thousand half-lives count as that old.
 # Every operand is float8, as in Python (a numeric would make power() exact and slow).

@@ -12,6 +12,7 @@ from django.db import connection
 
 from config.rows import Columns
 
+from ..audience import Reader
 from .score import (
     EPOCH,
     HALF_LIFE_SECONDS,
@@ -40,10 +41,11 @@ SQL_MARGIN = 1e-9
 # A computed recency may be off by a fraction of a unit in the last place (pow); bounds add this many.
 _ULPS = 2
 
-# Per server, ranking weights and slots: a lower bound of the N-th best unmatched score at a moment, left by
-# the last ranking (any message's N-th best is at least that, less the recency lost since). Only a hint:
-# Python checks it on every use, a wrong one costs a round trip and never a fact. Per process, never stored.
-_HINTS: dict[tuple[int, Weights, int], tuple[float, int]] = {}
+# Per server, reader channel, ranking weights and slots: a lower bound of the N-th best unmatched score at a moment,
+# left by the last ranking for that reader (any message's N-th best is at least that, less the recency lost since;
+# another channel sees other facts, so its N-th best proves nothing here). Only a hint: Python checks it on every
+# use, a wrong one costs a round trip and never a fact. Per process, never stored.
+_HINTS: dict[tuple[int, str, Weights, int], tuple[float, int]] = {}
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,7 @@ class _Walk:
     now: datetime
     limit: int
     shape: dict[str, str]
+    reader: Reader
     columns: Columns | None = None
     now_us: int = 0
     seen: dict[int, ScoredFact] = field(default_factory=dict)
@@ -92,7 +95,12 @@ class _Walk:
     def params(self) -> dict:
         weights = self.weights
         return {"server": self.server_id, "now": self.now, "half_life": HALF_LIFE_SECONDS, "margin": SQL_MARGIN,
-                "w_rec": weights.recency, "w_imp": weights.importance, "w_total": weights.total}
+                "w_rec": weights.recency, "w_imp": weights.importance, "w_total": weights.total,
+                **self.reader.params}
+
+    @property
+    def hint_key(self) -> tuple[int, Reader, Weights, int]:
+        return (self.server_id, self.reader, self.weights, self.limit)
 
     def fetch(self, sql: str, params: dict) -> list[tuple[tuple, tuple]]:
         """Rows of `sql`, each split into its own columns and the caller's, read in the same round trip
@@ -177,8 +185,7 @@ class _Walk:
         unmatched = [combine(fact.confidence * fact.recency, fact_weight(fact.confidence, fact.importance), 0.0,
                               self.weights) for fact in self.seen.values()]
         if len(unmatched) >= self.limit:
-            _HINTS[(self.server_id, self.weights, self.limit)] = (heapq.nlargest(self.limit, unmatched)[-1],
-                                                                   self.now_us)
+            _HINTS[self.hint_key] = (heapq.nlargest(self.limit, unmatched)[-1], self.now_us)
 
     def _walked(self, walked: int, depth: int) -> None:
         self.run.rounds += 1
@@ -212,13 +219,13 @@ def _raised(value: float, ulps: int = _ULPS) -> float:
 
 
 def rank_top(server_id: int, weights: Weights, limit: int, relevance: dict[int, float], now: datetime,
-             columns: Columns | None = None) -> RankingRun:
-    """The exact `limit` best facts in force of the server, best first: the same facts in the same order
-    as scoring every fact gives (tests/memory/retrieval/ranking/ranking_reference.py does that). With `columns` (of
-    memory_fact under their alias), RankingRun.columns holds them for every fact ranked."""
+             columns: Columns | None = None, *, reader: Reader) -> RankingRun:
+    """The exact `limit` best facts in force of the server that the reader may see, best first: the same facts
+    in the same order as scoring every such fact gives (tests/memory/retrieval/ranking/ranking_reference.py does
+    that). With `columns` (of memory_fact under their alias), RankingRun.columns holds them for every fact ranked."""
     if weights.recency == 0 and weights.importance > 0:
-        return _rank_by_weight(_Walk(server_id, weights, relevance, now, limit, HEAVIEST, columns))
-    return _rank_by_recency(_Walk(server_id, weights, relevance, now, limit, NEWEST, columns))
+        return _rank_by_weight(_Walk(server_id, weights, relevance, now, limit, HEAVIEST, reader, columns))
+    return _rank_by_recency(_Walk(server_id, weights, relevance, now, limit, NEWEST, reader, columns))
 
 
 def _settled(walk: _Walk, bound: float, nth: ScoredFact) -> bool:
@@ -283,7 +290,7 @@ class _Hinted:
 
 def _hinted_read(walk: _Walk, depth: int, cap: int) -> _Hinted | None:
     """The first walk, with the weight index read in the same round trip when a hint allows it."""
-    hint = _HINTS.get((walk.server_id, walk.weights, walk.limit))
+    hint = _HINTS.get(walk.hint_key)
     if hint is not None:
         lower_bound, at_us = hint
         # Scores lose at most the share recency loses in between; the importance part stays.

@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from memory.bot.exchanges import IncomingMessage, exchange_open
-from memory.bot.selectors import bot_token_and_server, exchange_for_bot
+from memory.bot.selectors import bot_token_and_server, exchange_facts_in_force, exchange_for_bot
 from memory.configuration.selectors import ai_settings_for_server
 from memory.configuration.services import ai_settings_ensure
 from memory.facts.selectors import summary_text
 from memory.facts.services import FactAuthor, summary_set
 from memory.models import AISettings, Exchange, Fact, MemoryType
+from memory.retrieval.audience import Reader
 from memory.retrieval.context import context_choice
 from teams.models import BotToken, Server
 from teams.selectors import bot_token_active_by_hash
@@ -18,6 +19,7 @@ from teams.services import bot_token_hash, bot_token_revoke
 from tests.factories import make_fact
 
 pytestmark = pytest.mark.django_db
+HERE = Reader.for_message("300000000000000001")
 
 
 def test_the_token_and_its_server_load_settings_and_current_summary_as_the_orm_would(server, owner, team, bot_token):
@@ -84,8 +86,9 @@ def test_ranked_context_facts_built_from_the_rankings_rows_match_the_orm(server)
     make_fact(server, key="server_theme", content="Retro gaming.")
     ai_settings = ai_settings_for_server(server)
     ai_settings.memory_type = MemoryType.RANKED
-    facts = context_choice(server, ai_settings, "Paul's birthday").facts
-    shown = ["id", "server_id", "number", "key", "content", "scope", "member_id", "confidence", "changed_at"]
+    facts = context_choice(server, ai_settings, "Paul's birthday", HERE).facts
+    shown = ["id", "server_id", "number", "key", "content", "scope", "member_id", "confidence", "changed_at",
+             "audience", "source_channel_id"]
     assert [{name: getattr(fact, name) for name in shown} for fact in facts] == [
         {name: getattr(expected, name) for name in shown} for expected in
         [Fact.objects.get(pk=fact.pk) for fact in facts]]
@@ -198,23 +201,68 @@ def test_the_context_calls_lookup_reads_the_newest_facts_exactly_as_the_separate
     Fact.objects.filter(pk=facts[5].pk).update(retracted_at=facts[5].changed_at)
 
     _, plain = bot_token_and_server(bot_token_hash(bot_token), server.guild_id)
-    _, with_facts = bot_token_and_server(bot_token_hash(bot_token), server.guild_id, with_newest_facts=True)
-    expected = _most_recently_changed(plain, plain.ai_settings, "hello").facts
+    _, with_facts = bot_token_and_server(bot_token_hash(bot_token), server.guild_id, newest_facts_for=HERE)
+    expected = _most_recently_changed(plain, plain.ai_settings, "hello", HERE).facts
     assert [fact.number for fact in expected] == [facts[4].number, facts[3].number, facts[2].number,
                                                   facts[1].number]
     assert _context_values(with_facts.newest_facts_in_force) == _context_values(expected)
-    assert context_choice(with_facts, with_facts.ai_settings, "hello").facts == with_facts.newest_facts_in_force
+    assert context_choice(with_facts, with_facts.ai_settings, "hello", HERE).facts == with_facts.newest_facts_in_force
     assert "newest_facts_in_force" not in plain.__dict__
+
+
+def test_the_newest_facts_read_with_the_token_are_those_the_bodys_channel_may_see_and_no_other_reader_takes_them(
+        server, bot_token):
+    from memory.models import Audience
+
+    ai_settings_ensure(server=server)
+    everywhere = make_fact(server, key="everywhere", content="For every channel.")
+    here = make_fact(server, key="here", content="Learned here.", audience=Audience.CHANNEL,
+                     source_channel_id=HERE.channel_id)
+    make_fact(server, key="elsewhere", content="Learned elsewhere.", audience=Audience.CHANNEL,
+              source_channel_id="300000000000000002")
+    make_fact(server, key="staff_only", content="For staff.", audience=Audience.STAFF)
+
+    _, with_facts = bot_token_and_server(bot_token_hash(bot_token), server.guild_id, newest_facts_for=HERE)
+    assert [fact.pk for fact in with_facts.newest_facts_in_force] == [here.pk, everywhere.pk]
+    elsewhere = Reader.for_message("300000000000000003")  # not the reader the facts were read for: asks again
+    assert [fact.pk for fact in context_choice(with_facts, with_facts.ai_settings, "hi", elsewhere).facts] == [
+        everywhere.pk]
 
 
 def test_other_types_and_servers_without_settings_read_their_context_on_their_own(server, bot_token):
     make_fact(server)
     AISettings.objects.filter(server=server).delete()
-    _, without_settings = bot_token_and_server(bot_token_hash(bot_token), server.guild_id, with_newest_facts=True)
+    _, without_settings = bot_token_and_server(bot_token_hash(bot_token), server.guild_id, newest_facts_for=HERE)
     assert "newest_facts_in_force" not in without_settings.__dict__
     assert [fact.key for fact in context_choice(without_settings, ai_settings_ensure(server=without_settings),
-                                                "hello").facts] == ["server_theme"]  # settings created
+                                                "hello", HERE).facts] == ["server_theme"]  # settings created
     AISettings.objects.filter(server=server).update(memory_type=MemoryType.RANKED)
-    _, ranked = bot_token_and_server(bot_token_hash(bot_token), server.guild_id, with_newest_facts=True)
+    _, ranked = bot_token_and_server(bot_token_hash(bot_token), server.guild_id, newest_facts_for=HERE)
     assert "newest_facts_in_force" not in ranked.__dict__
-    assert [fact.key for fact in context_choice(ranked, ranked.ai_settings, "theme").facts] == ["server_theme"]
+    assert [fact.key for fact in context_choice(ranked, ranked.ai_settings, "theme", HERE).facts] == ["server_theme"]
+
+
+
+def test_an_exchanges_facts_are_those_it_showed_or_found_still_in_force_and_visible_from_its_channel(server, owner):
+    from memory.bot.exchanges import exchange_search
+    from memory.facts.services import fact_audience_set, fact_retract
+    from memory.models import Audience
+    from tests.memory.bot.api.helpers import configure
+
+    configure(server, memory_type=MemoryType.ARCHIVE, max_injected_items=3)
+    found = make_fact(server, key="dragon", content="The dragon sleeps under the castle.")
+    shown = [make_fact(server, key=f"shown_{n}", content=f"Shown fact {n}.") for n in range(3)]  # the newest three
+    make_fact(server, key="elsewhere", content="Learned elsewhere.", audience=Audience.CHANNEL,
+              source_channel_id="300000000000000002")
+    exchange = exchange_open(server=server, message=IncomingMessage(channel_id=HERE.channel_id,
+                                                                    author_id="200000000000000001", content="hi")).exchange
+    exchange_search(exchange=exchange, query="dragon")
+    assert (exchange.shown_numbers, exchange.found_numbers) == ([fact.number for fact in reversed(shown)],
+                                                                [found.number])
+    assert [fact.pk for fact in exchange_facts_in_force(exchange)] == [*(fact.pk for fact in reversed(shown)),
+                                                                       found.pk]
+    fact_retract(fact=shown[2], reason="outdated")
+    fact_audience_set(fact=shown[1], audience=Audience.CHANNEL, channel_id="300000000000000002",
+                      actor=owner)  # narrowed since, to another channel
+    fact_audience_set(fact=found, audience=Audience.STAFF, actor=owner)
+    assert [fact.pk for fact in exchange_facts_in_force(exchange)] == [shown[0].pk]

@@ -74,6 +74,19 @@ def test_a_thread_counts_as_the_channel_it_was_started_in(server, channels):
     assert (where.audience, where.source_channel_id, where.source_thread_id) == (Audience.CHANNEL, MODS, THREAD)
 
 
+def test_a_private_thread_of_a_public_channel_is_a_channel_of_its_own(server, channels):
+    channels_report(server=server, channels=[
+        ReportedChannel(channel_id="334", name="ticket-7", parent_id=GENERAL, is_thread=True, public=False),
+        ReportedChannel(channel_id="335", name="planning", parent_id=GENERAL, is_thread=True, public=True)])
+
+    private, public, unreported = (learned_where(server, thread, thread_parent_id=GENERAL)
+                                   for thread in ("334", "335", "336"))
+
+    assert (private.audience, private.source_channel_id, private.source_thread_id) == (Audience.CHANNEL, "334", "334")
+    assert (public.audience, public.source_channel_id, public.source_thread_id) == (Audience.SERVER, GENERAL, "335")
+    assert (unreported.audience, unreported.source_channel_id) == (Audience.CHANNEL, "336")  # nobody said it is public
+
+
 def test_narrowing_a_fact_to_its_channel_is_one_call_and_audited(server, owner, channels):
     fact = make_fact(server, source_channel_id=GENERAL)
 

@@ -13,6 +13,7 @@ from memory.facts.services import fact_update
 from memory.indexing import catchup as catchup_rounds
 from memory.indexing import vectors
 from memory.models import EmbeddingRound, EmbeddingRoundStatus, FactEmbedding, MemoryType, ModelPurpose
+from memory.retrieval.audience import Reader
 from memory.retrieval.words import search_words
 from tests.factories import make_fact
 from tests.memory.conftest import use_endpoint_embeddings
@@ -61,7 +62,7 @@ def test_switching_to_semantic_embeds_every_fact_once_in_a_catch_up_round(semant
 
 
 def test_he_speaks_french_finds_the_language_under_semantic_and_not_by_words(semantic_server, embedding_server):
-    assert search_words(semantic_server, "he speaks French") == []
+    assert search_words(semantic_server, "he speaks French", reader=Reader.any_channel()) == []
     exchange = open_exchange(semantic_server)
     calls = embedding_server.embedding_calls
     outcome = exchange_search(exchange=exchange, query="he speaks French")
@@ -184,7 +185,8 @@ def test_the_local_provider_needs_no_network_and_gives_real_vectors():
 def test_ranked_relevance_under_semantic_uses_meaning(semantic_server, owner):
     from memory.retrieval.context import message_relevance
 
-    relevance = message_relevance(semantic_server, "does anyone here speak French?", semantic_server.ai_settings)
+    relevance = message_relevance(semantic_server, "does anyone here speak French?", semantic_server.ai_settings,
+                                  reader=Reader.any_channel())
     language = semantic_server.facts.get(key="language")
     assert relevance.mode == "hybrid" and relevance.fallback_reason == ""
     assert max(relevance.by_fact, key=relevance.by_fact.get) == language.pk

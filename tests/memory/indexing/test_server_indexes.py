@@ -20,12 +20,14 @@ from memory.indexing import server_indexes
 from memory.indexing.server_indexes import VECTORS, WORDS
 from memory.models import Fact, FactEmbedding
 from memory.retrieval import words as word_search
+from memory.retrieval.audience import Reader
 from memory.retrieval.meaning import NEAREST_SQL, nearest_fact_ids, nearest_params, set_hnsw_search
 from memory.tasks import maintain_server_indexes
 from tests.factories import make_fact
 
 pytestmark = pytest.mark.django_db(transaction=True)
 MODEL = "test-model"
+ANYWHERE = Reader.any_channel()
 DIMENSIONS = FactEmbedding._meta.get_field("vector").dimensions
 
 
@@ -63,7 +65,7 @@ def plan_of_nearest(server_id: int, vector: list[float]) -> str:
         try:
             set_hnsw_search(cursor)
             cursor.execute("SET LOCAL enable_seqscan = off")
-            cursor.execute("EXPLAIN " + NEAREST_SQL, nearest_params(server_id, MODEL, vector, 10))
+            cursor.execute("EXPLAIN " + NEAREST_SQL, nearest_params(server_id, MODEL, vector, 10, ANYWHERE))
             return "\n".join(row[0] for row in cursor.fetchall())
         finally:
             cursor.execute("ROLLBACK")
@@ -87,8 +89,10 @@ def test_a_large_server_gets_its_own_index_and_its_searches_use_it(server, other
     assert name in plan_of_nearest(server.pk, vectors[0])
     assert name not in plan_of_nearest(other_server.pk, vectors[0])
     # Fifty vectors are far fewer than the graph's candidate list: its answer is the exact one.
-    assert nearest_fact_ids(server.pk, MODEL, vectors[3], 10) == exact_nearest(server.pk, vectors[3], 10)
-    assert nearest_fact_ids(other_server.pk, MODEL, vectors[3], 5) == exact_nearest(other_server.pk, vectors[3], 5)
+    assert nearest_fact_ids(server.pk, MODEL, vectors[3], 10, reader=ANYWHERE) == exact_nearest(server.pk, vectors[3],
+                                                                                                10)
+    assert nearest_fact_ids(other_server.pk, MODEL, vectors[3], 5, reader=ANYWHERE) == exact_nearest(
+        other_server.pk, vectors[3], 5)
     assert maintain_server_indexes() == 0  # built once
 
 
@@ -184,7 +188,7 @@ def test_the_words_search_of_a_large_server_reads_its_own_word_index_and_finds_t
     for index in range(10):
         make_fact(other_server, key=f"note_{index}", content=f"ferret raid {index}")
     monkeypatch.setattr(word_search, "FIRST_WALK", 4)  # the walk sees too few: the GIN index is read
-    before = word_search.search_word_ids(server.pk, "ferret raid")
+    before = word_search.search_word_ids(server.pk, "ferret raid", reader=ANYWHERE)
     assert len(before) == 5
 
     assert maintain_server_indexes() == 1  # words only: the server has no vectors
@@ -193,8 +197,8 @@ def test_the_words_search_of_a_large_server_reads_its_own_word_index_and_finds_t
     own = server_indexes.server_index_name(WORDS, server.pk)
     assert own in plan_of_word_search(server.pk, "ferret & raid")
     assert own not in plan_of_word_search(other_server.pk, "ferret & raid")
-    assert word_search.search_word_ids(server.pk, "ferret raid") == before
-    assert len(word_search.search_word_ids(other_server.pk, "ferret raid")) == 10
+    assert word_search.search_word_ids(server.pk, "ferret raid", reader=ANYWHERE) == before
+    assert len(word_search.search_word_ids(other_server.pk, "ferret raid", reader=ANYWHERE)) == 10
 
 
 def test_a_small_server_s_nearest_facts_are_found_exactly_without_the_shared_graph(server, other_server,
@@ -206,12 +210,13 @@ def test_a_small_server_s_nearest_facts_are_found_exactly_without_the_shared_gra
     vectors = give_vectors(server, 12, seed=8)
     give_vectors(other_server, 45, seed=9)
     with CaptureQueriesContext(connection) as queries:
-        found = nearest_fact_ids(server.pk, MODEL, vectors[5], 10)
+        found = nearest_fact_ids(server.pk, MODEL, vectors[5], 10, reader=ANYWHERE)
     assert found == exact_nearest(server.pk, vectors[5], 10)
     statements = " ".join(query["sql"] for query in queries.captured_queries)
     assert "WITH exact AS" in statements and "hnsw.iterative_scan" not in statements
     with CaptureQueriesContext(connection) as queries:
-        nearest_fact_ids(other_server.pk, MODEL, vectors[5], 10)  # 45 facts: large here, through a graph
+        # 45 facts: large here, through a graph
+        nearest_fact_ids(other_server.pk, MODEL, vectors[5], 10, reader=ANYWHERE)
     assert "hnsw.iterative_scan" in " ".join(query["sql"] for query in queries.captured_queries)
 
 
@@ -226,16 +231,17 @@ def test_a_wiped_server_that_handed_out_many_numbers_is_searched_exactly_again(s
     server_wipe(server=server, actor=owner)
     vectors = give_vectors(server, 12, seed=13)  # numbers 46..57 now: far past the threshold of 40
     with CaptureQueriesContext(connection) as queries:
-        found = nearest_fact_ids(server.pk, MODEL, vectors[2], 10)
+        found = nearest_fact_ids(server.pk, MODEL, vectors[2], 10, reader=ANYWHERE)
     assert found == exact_nearest(server.pk, vectors[2], 10)
     assert [query["sql"].count("WITH exact AS") for query in queries.captured_queries] == [1]
     # Once it holds as many vectors as a graph needs, and until its own is built, the shared graph serves it.
     give_vectors(server, 30, seed=14)
     with CaptureQueriesContext(connection) as queries:
-        nearest_fact_ids(server.pk, MODEL, vectors[2], 10)
+        nearest_fact_ids(server.pk, MODEL, vectors[2], 10, reader=ANYWHERE)
     assert "hnsw.iterative_scan" in " ".join(query["sql"] for query in queries.captured_queries)
     server_indexes.ensure_server_index(VECTORS, server.pk)
-    assert nearest_fact_ids(server.pk, MODEL, vectors[2], 10) == exact_nearest(server.pk, vectors[2], 10)
+    assert nearest_fact_ids(server.pk, MODEL, vectors[2], 10, reader=ANYWHERE) == exact_nearest(server.pk, vectors[2],
+                                                                                                10)
 
 
 def test_an_exact_search_whose_nearest_facts_are_retracted_still_finds_as_many_in_force(server, small_threshold):
@@ -249,7 +255,7 @@ def test_an_exact_search_whose_nearest_facts_are_retracted_still_finds_as_many_i
 
     def nearest(limit: int) -> tuple[list[int], int]:
         with CaptureQueriesContext(connection) as queries:
-            found = nearest_fact_ids(server.pk, MODEL, query, limit)
+            found = nearest_fact_ids(server.pk, MODEL, query, limit, reader=ANYWHERE)
         return found, sum("WITH exact AS" in q["sql"] for q in queries.captured_queries)
 
     assert nearest(5) == (order[:5], 1)  # nothing retracted: one look at the candidates
@@ -260,3 +266,54 @@ def test_an_exact_search_whose_nearest_facts_are_retracted_still_finds_as_many_i
         fact_retract(fact=fact, reason="outdated")
     assert nearest(5) == (order[25:30], 2)
     assert nearest(10) == (order[25:30], 2)  # fewer in force than asked: all of them
+
+
+MODS, LOUNGE = "333000000000000001", "333000000000000002"
+
+
+def test_an_exact_search_whose_nearest_facts_the_reader_may_not_see_still_finds_as_many_it_may(server,
+                                                                                             small_threshold):
+    """Facts of another channel, or for staff, among the nearest candidates are left out in the statement,
+    and the search reads every vector again when they took the places, as for retracted facts."""
+    from django.test.utils import CaptureQueriesContext
+
+    vectors = give_vectors(server, 30, seed=15)
+    query = vectors[0]
+    order = exact_nearest(server.pk, query, 30)
+    Fact.objects.filter(pk__in=order[:6]).update(audience="channel", source_channel_id=MODS)
+    Fact.objects.filter(pk__in=order[6:9]).update(audience="staff")
+
+    def nearest(reader: Reader, limit: int = 5) -> tuple[list[int], int]:
+        with CaptureQueriesContext(connection) as queries:
+            found = nearest_fact_ids(server.pk, MODEL, query, limit, reader=reader)
+        return found, sum("WITH exact AS" in q["sql"] for q in queries.captured_queries)
+
+    assert nearest(Reader.for_message(LOUNGE)) == (order[9:14], 2)  # one it may see among the 2 x 5 nearest
+    assert nearest(Reader.for_message(MODS)) == (order[:5], 1)  # in the mods' channel the nearest are its own
+    assert nearest(Reader.for_message(MODS), 8) == (order[:6] + order[9:11], 1)  # never the staff's
+
+
+def test_the_graph_search_finds_as_many_facts_the_reader_may_see_however_many_nearer_ones_it_may_not(
+        server, small_threshold, monkeypatch):
+    """Through a graph (here the server's own) the audience is tested in the same statement as the vector order:
+    when the nearest facts were all learned in another channel or are for staff, the iterative scan goes on past
+    the first candidates until it has `limit` facts the reader may see, the nearest of those."""
+    from django.test.utils import CaptureQueriesContext
+
+    from memory.retrieval import meaning
+
+    vectors = give_vectors(server, 60, seed=16)
+    query = vectors[0]
+    order = exact_nearest(server.pk, query, 60)
+    Fact.objects.filter(pk__in=order[:20]).update(audience="channel", source_channel_id=MODS)
+    Fact.objects.filter(pk__in=order[20:25]).update(audience="staff")
+    assert server_indexes.ensure_server_index(VECTORS, server.pk)
+    monkeypatch.setattr(meaning, "HNSW_EF_SEARCH", 10)  # the scan's first candidates are all hidden here
+    with CaptureQueriesContext(connection) as queries:
+        in_lounge = nearest_fact_ids(server.pk, MODEL, query, 10, reader=Reader.for_message(LOUNGE))
+    assert "hnsw.iterative_scan" in " ".join(query["sql"] for query in queries.captured_queries)
+    assert len(in_lounge) == 10 and set(in_lounge) <= set(order[25:])
+    assert len(set(in_lounge) & set(order[25:35])) >= 9  # approximate, but a graph of 60 vectors hardly misses
+    in_mods = nearest_fact_ids(server.pk, MODEL, query, 10, reader=Reader.for_message(MODS))
+    assert len(in_mods) == 10 and set(in_mods) <= set(order[:20] + order[25:])
+    assert len(set(in_mods) & set(order[:10])) >= 9

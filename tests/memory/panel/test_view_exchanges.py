@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import re
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
 
 from memory.bot.actions import Remember, exchange_apply_actions
 from memory.bot.exchanges import IncomingMessage, exchange_open
+from memory.bot.retention import exchange_logs_trim
+from memory.configuration.services import ai_settings_update
 from memory.models import Exchange, Fact, ModelPurpose
 from tests.conftest import logged_in_client
 from tests.factories import make_fact
@@ -104,3 +109,24 @@ def test_a_bad_playground_form_is_refused_with_the_reason(owner, server):
     assert response.status_code == 422
     assert "A channel id is a number" in response.content.decode()
     assert not Exchange.objects.exists()
+
+
+def test_a_trimmed_log_says_when_its_words_were_removed_and_how_long_they_were_kept(member, server, owner, exchange):
+    ai_settings_update(server=server, actor=owner, exchange_log_days=30)
+    Exchange.objects.filter(pk=exchange.pk).update(created_at=exchange.created_at - timedelta(days=31))
+    exchange_logs_trim(now=exchange.created_at)
+    trimmed = Exchange.objects.get(pk=exchange.pk)
+    client = logged_in_client(member)
+
+    page = client.get(reverse("memory:exchange", args=[server.guild_id, exchange.pk])).content.decode()
+    assert (f"The words of this log were removed on {trimmed.trimmed_at:%Y-%m-%d} (kept 31 days): the message, the "
+            "memory block and the reply.") in re.sub(r"<[^>]+>", "", page)
+    assert "Memory block sent to the model" not in page and "When do we play?" not in page
+    assert f"#{exchange.shown_numbers[0]}" in page  # what provenance needs stays
+    log = client.get(reverse("memory:exchanges", args=[server.guild_id])).content.decode()
+    assert f"Words removed on <time datetime=\"{trimmed.trimmed_at:%Y-%m-%d}" in log
+
+
+def test_a_log_not_trimmed_says_nothing_of_it(member, server, exchange):
+    page = logged_in_client(member).get(reverse("memory:exchange", args=[server.guild_id, exchange.pk])).content
+    assert b"were removed on" not in page and b"When do we play?" in page

@@ -1,4 +1,5 @@
-"""Who may open which memory URL: every URL of memory/panel/urls.py for anonymous, outsider, member and owner."""
+"""Who may open which memory URL: every URL of memory/panel/urls.py for anonymous, outsider, member, moderator and
+owner."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from memory.facts.services import fact_retract
-from memory.models import Exchange
+from memory.models import Exchange, ForgetRequest
 from memory.panel import urls as memory_urls
 from tests.conftest import logged_in_client
 from tests.factories import make_fact
@@ -22,9 +23,11 @@ FACT_IN_FORCE = {"guild_id": GUILD, "number": 1}
 FACT_RETRACTED = {"guild_id": GUILD, "number": 2}
 EXCHANGE_ID = "5f0c6a52-1d2e-4c3b-9a8f-0123456789ab"
 EXCHANGE = {"guild_id": GUILD, "exchange_id": EXCHANGE_ID}
+FORGET_REQUEST_ID = 7
+FORGET_REQUEST = {"guild_id": GUILD, "request_id": FORGET_REQUEST_ID}
 SETTINGS_FORM = {
     "max_injected_items": "25", "weight_recency": "1", "weight_importance": "1", "weight_relevance": "1",
-    "read_all_channels": "on", "write_all_channels": "on",
+    "read_all_channels": "on", "write_all_channels": "on", "exchange_log_days": "90", "forget_me_mode": "request",
     **{f"{purpose}-{name}": "" for purpose in ("reply", "consolidation", "embedding")
        for name in ("base_url", "model_name", "api_key")},
 }
@@ -35,9 +38,9 @@ class Route:
     name: str  # URL name in the memory namespace
     kwargs: dict
     method: str
-    # Needs the configure permission: it changes things, shows the form that changes them
-    # (edit, delete confirmation, wipe, restore all, summary edit), runs the real reply pipeline, which writes
-    # (playground), or names who changed what (audit log).
+    # Needs the configure permission: it changes things, shows the form that changes them (edit, delete
+    # confirmation, wipe, purge, a forget-me request's wipe, restore all, summary edit), runs the real reply
+    # pipeline, which writes (playground), or names who changed what (audit log).
     changes: bool
     data: dict = field(default_factory=dict)  # query string of a GET, a valid body of a POST
     owner_status: int = 200  # what the owner gets: 200, or 302 after a successful POST that redirects
@@ -57,6 +60,7 @@ MATRIX: list[Route] = [
     Route("fact-delete", FACT_IN_FORCE, "GET", True),
     Route("fact-delete", FACT_IN_FORCE, "POST", True, owner_status=302),
     Route("fact-restore", FACT_RETRACTED, "POST", True),
+    Route("fact-audience", FACT_IN_FORCE, "POST", True, {"audience": "staff"}),
     Route("summary", SERVER, "GET", False),
     Route("summary", SERVER, "POST", True, {"content": "A friendly retro gaming server."}),
     Route("summary-edit", SERVER, "GET", True),
@@ -69,6 +73,12 @@ MATRIX: list[Route] = [
     Route("wipe", SERVER, "GET", True),
     Route("wipe", SERVER, "POST", True, {"target": "server", "member_id": "", "confirmation": "Retro Arcade"},
           owner_status=302),
+    Route("purge", SERVER, "GET", True),
+    Route("purge", SERVER, "POST", True, {"source": "channel", "channel": "111"}, owner_status=302),
+    Route("forget-requests", SERVER, "GET", False),
+    Route("forget-request-wipe", FORGET_REQUEST, "GET", True),
+    Route("forget-request-wipe", FORGET_REQUEST, "POST", True, owner_status=302),
+    Route("forget-request-dismiss", FORGET_REQUEST, "POST", True, owner_status=302),
     Route("audit", SERVER, "GET", True),
     Route("settings", SERVER, "GET", False),
     Route("settings", SERVER, "POST", True, SETTINGS_FORM, owner_status=302),
@@ -84,7 +94,7 @@ MATRIX: list[Route] = [
 
 # The forms of one change (each behind a button a viewer does not get), and the pages of their own kept from viewers,
 # as README names them.
-FORMS_OF_A_CHANGE = {"fact-edit", "fact-delete", "summary-edit", "restore-all", "wipe"}
+FORMS_OF_A_CHANGE = {"fact-edit", "fact-delete", "summary-edit", "restore-all", "wipe", "purge", "forget-request-wipe"}
 PAGES_KEPT_FROM_VIEWERS = {"playground": "Playground", "audit": "Audit log"}
 README = Path(__file__).resolve().parents[3] / "README.md"
 
@@ -130,6 +140,8 @@ def our_memory(server):
     assert (in_force.number, retracted.number) == (1, 2)
     Exchange.objects.create(id=EXCHANGE_ID, server=server, channel_id="111", author_id="200000000000000011",
                             message="When is the tournament?", memory_type="classic")
+    ForgetRequest.objects.create(id=FORGET_REQUEST_ID, server=server, member_id="200000000000000031",
+                                 member_name="Mia")
 
 
 def test_every_memory_url_has_a_row_in_the_matrix():
@@ -188,6 +200,16 @@ def test_a_member_may_read(member, route):
 @pytest.mark.parametrize("route", CHANGING, ids=route_id)
 def test_a_member_gets_403_on_every_changing_view(member, route, htmx):
     assert send(logged_in_client(member), route, htmx=htmx).status_code == 403
+
+
+@pytest.mark.parametrize("route", READING, ids=route_id)
+def test_a_moderator_may_read(moderator, route):
+    assert send(logged_in_client(moderator), route).status_code == 200
+
+
+@pytest.mark.parametrize("route", CHANGING, ids=route_id)
+def test_a_moderator_answers_proposals_but_gets_403_on_every_changing_view_of_memory(moderator, route):
+    assert send(logged_in_client(moderator), route, htmx=True).status_code == 403
 
 
 @pytest.mark.parametrize("route", MATRIX, ids=route_id)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
 from config.crypto import decrypt_secret
 from memory.configuration.selectors import ai_settings_for_server
 from memory.configuration.services import ChannelRule, ai_settings_update, model_endpoint_set
-from memory.models import ModelEndpoint, ModelPurpose
+from memory.models import AISettings, ModelEndpoint, ModelPurpose
 from teams.models import AuditEntry
 from tests.conftest import logged_in_client
 
@@ -176,3 +178,77 @@ def test_every_error_of_the_page_shows_at_once_with_a_line_at_the_top(owner, ser
                      "Channel ids are numbers of 1–20 digits; not valid: general.", "Enter a valid URL."):
         assert sentence in page, sentence
     assert ai_settings_for_server(server).max_injected_items == 20
+
+
+# Members' words and forgetting (issue 19) -----------------------------------------------------------------------
+
+
+DAYS_SENTENCE = "Keep exchange logs for must be a whole number from 0 to 3650."
+MODE_SENTENCE = "Choose request or wipe for when a member asks to be forgotten."
+
+
+def field_of(page: str, name: str) -> str:
+    """The settings field block holding the input(s) named `name`: up to the next field or the end of its card."""
+    at = page.index(f'name="{name}"')
+    start = page.rindex('<div class="field', 0, at)
+    ends = [page.find(marker, at) for marker in ('<div class="field', "</section>")]
+    return page[start:min(end for end in ends if end != -1)]
+
+
+def test_the_owner_sees_both_settings_with_their_values(owner, server):
+    page = logged_in_client(owner).get(settings_url(server)).content.decode()
+    assert 'name="exchange_log_days" value="90" min="0" max="3650"' in page
+    assert "0 keeps them forever" in page
+    assert re.search(r'name="forget_me_mode" value="request"[^>]*checked', page)
+    assert "Wipe the member&#x27;s memory at once" in page
+
+
+def test_a_viewer_reads_both_settings(member, server, owner):
+    ai_settings_update(server=server, actor=owner, exchange_log_days=0, forget_me_mode="wipe")
+    page = logged_in_client(member).get(settings_url(server)).content.decode()
+    assert "<dt>Keep exchange logs for</dt><dd>forever</dd>" in page
+    assert "<dt>When a member asks to be forgotten</dt><dd>Wipe the member&#x27;s memory at once</dd>" in page
+
+
+def test_saving_both_settings_audits_old_and_new(owner, server):
+    response = logged_in_client(owner).post(settings_url(server), settings_form(exchange_log_days="30",
+                                                                                forget_me_mode="wipe"))
+    assert response.status_code == 302
+    stored = ai_settings_for_server(server)
+    assert (stored.exchange_log_days, stored.forget_me_mode) == (30, "wipe")
+    result = AuditEntry.objects.get(action="ai_settings.update").result
+    assert "exchange log days: 90 → 30" in result and "forget me mode: request → wipe" in result
+
+
+def test_keeping_logs_forever_is_zero_days(owner, server):
+    logged_in_client(owner).post(settings_url(server), settings_form(exchange_log_days="0", forget_me_mode="request"))
+    assert ai_settings_for_server(server).exchange_log_days == 0
+
+
+@pytest.mark.parametrize("changes, field, sentence", [
+    ({"exchange_log_days": "3651"}, "exchange_log_days", DAYS_SENTENCE),
+    ({"exchange_log_days": "-1"}, "exchange_log_days", DAYS_SENTENCE),
+    ({"exchange_log_days": "ninety"}, "exchange_log_days", DAYS_SENTENCE),
+    ({"exchange_log_days": ""}, "exchange_log_days", DAYS_SENTENCE),
+    ({"forget_me_mode": "ignore"}, "forget_me_mode", MODE_SENTENCE),
+    ({"forget_me_mode": ""}, "forget_me_mode", MODE_SENTENCE),
+], ids=["over 3650", "negative", "not a number", "empty days", "unknown mode", "empty mode"])
+def test_a_bad_value_is_told_beside_its_field_and_nothing_is_saved(owner, server, changes, field, sentence):
+    data = settings_form(exchange_log_days="30", forget_me_mode="wipe", max_injected_items="33")
+    data.update(changes)
+    response = logged_in_client(owner).post(settings_url(server), data)
+    page = response.content.decode()
+    assert response.status_code == 422
+    block = field_of(page, field)
+    assert "has-error" in block and sentence in block
+    stored = ai_settings_for_server(server)
+    assert (stored.exchange_log_days, stored.forget_me_mode, stored.max_injected_items) == (90, "request", 20)
+    assert not AuditEntry.objects.filter(action="ai_settings.update").exists()
+
+
+def test_a_page_that_does_not_send_them_leaves_them_as_they_are(owner, server):
+    ai_settings_update(server=server, actor=owner, exchange_log_days=7, forget_me_mode="wipe")
+    response = logged_in_client(owner).post(settings_url(server), settings_form(max_injected_items="21"))
+    assert response.status_code == 302
+    stored = AISettings.objects.get(server=server)
+    assert (stored.exchange_log_days, stored.forget_me_mode, stored.max_injected_items) == (7, "wipe", 21)

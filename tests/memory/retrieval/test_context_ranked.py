@@ -11,6 +11,7 @@ from django.utils import timezone
 from memory.configuration.selectors import ai_settings_for_server
 from memory.facts.services import fact_retract
 from memory.models import Fact, MemoryType
+from memory.retrieval.audience import Reader
 from memory.retrieval.context import context_choice
 from memory.retrieval.ranking import RELEVANCE_DEPTH, Weights, relevance_by_position
 from memory.retrieval.words import search_word_ids
@@ -36,7 +37,7 @@ def ranked_memory(server):
 
 
 def context_for(server, message: str) -> list[Fact]:
-    return context_choice(server, ai_settings_for_server(server), message).facts
+    return context_choice(server, ai_settings_for_server(server), message, Reader.any_channel()).facts
 
 
 def test_with_nothing_relevant_the_newest_facts_win(server, ranked_memory):
@@ -82,7 +83,8 @@ def test_the_slots_are_filled_best_first_exactly_as_scoring_every_fact_would(ser
     message = "topic number 3 and Paul's birthday"
     facts = context_for(server, message)
     ai_settings = ai_settings_for_server(server)
-    relevance = relevance_by_position(search_word_ids(server.pk, message, RELEVANCE_DEPTH))
+    relevance = relevance_by_position(search_word_ids(server.pk, message, RELEVANCE_DEPTH,
+                                                      reader=Reader.any_channel()))
     expected = rank_every_fact(server, Weights.of(ai_settings), 6, relevance, timezone.now())
     assert [fact.pk for fact in facts] == [fact.id for fact in expected]
     scores = [fact.score for fact in expected]

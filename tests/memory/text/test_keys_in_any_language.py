@@ -14,6 +14,7 @@ from consolidation.pairs import key_words
 from memory.facts.services import FactAuthor, fact_create
 from memory.facts.transfer import export_lines, import_lines
 from memory.models import Fact
+from memory.retrieval.audience import Reader
 from memory.retrieval.words import search_words
 from tests.conftest import logged_in_client
 from tests.factories import make_fact
@@ -69,7 +70,7 @@ def test_the_panel_search_keeps_words_with_combining_marks_whole(member, server)
 def test_the_bot_search_finds_a_hindi_fact_by_a_hindi_word(server):
     friend = make_fact(server, key="मित्र_का_नाम", content=HINDI)
     make_fact(server, key="theme", content="Retro gaming.")
-    assert [fact.pk for fact in search_words(server, "मित्र राहुल")] == [friend.pk]
+    assert [fact.pk for fact in search_words(server, "मित्र राहुल", reader=Reader.any_channel())] == [friend.pk]
 
 
 def test_keys_of_symbols_only_are_subjects_of_their_own_for_consolidation():

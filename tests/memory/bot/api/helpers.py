@@ -20,7 +20,7 @@ from referencing.jsonschema import DRAFT202012
 
 from memory.bot.api.schema import openapi_schema
 from memory.configuration.selectors import ai_settings_for_server
-from memory.models import AISettings, Exchange, Fact, Summary
+from memory.models import AISettings, Channel, Exchange, Fact, ForgetRequest, Summary
 from teams.models import Server
 
 API = "/api/v1"
@@ -127,6 +127,9 @@ class Api:
     def post(self, path: str, body: Any = _UNSET, **extra: Any) -> HttpResponse:
         return self.request("POST", path, body, **extra)
 
+    def put(self, path: str, body: Any = _UNSET, **extra: Any) -> HttpResponse:
+        return self.request("PUT", path, body, **extra)
+
     # The calls of API.md, asserting success -------------------------------------
 
     def context(self, server: Server, **overrides: Any) -> dict:
@@ -146,6 +149,26 @@ class Api:
 
     def exchange(self, exchange: str) -> dict:
         response = self.get(f"/exchanges/{exchange}")
+        assert response.status_code == 200, response.content
+        return response.json()
+
+    def report_channels(self, server: Server, channels: list[dict]) -> int:
+        response = self.put(f"/servers/{server.guild_id}/channels", {"channels": channels})
+        assert response.status_code == 200, response.content
+        return response.json()["channels"]
+
+    def purge(self, server: Server, **source: str) -> int:
+        response = self.post(f"/servers/{server.guild_id}/purge", source)
+        assert response.status_code == 200, response.content
+        return response.json()["removed"]
+
+    def member_facts(self, server: Server, member_id: str) -> dict:
+        response = self.get(f"/servers/{server.guild_id}/members/{member_id}/facts")
+        assert response.status_code == 200, response.content
+        return response.json()
+
+    def forget(self, server: Server, member_id: str, body: dict | None = None) -> dict:
+        response = self.post(f"/servers/{server.guild_id}/members/{member_id}/forget", body or {})
         assert response.status_code == 200, response.content
         return response.json()
 
@@ -174,12 +197,17 @@ def configure(server: Server, **fields: Any) -> AISettings:
 
 
 def memory_state() -> dict:
-    """Everything a request could change in memory: facts (with their windows and versions), summaries
-    and the recorded exchanges (search and actions included)."""
+    """Everything a request could change in memory: facts (with their windows, versions and audiences),
+    summaries, the recorded exchanges (search and actions included), the channels reported and the
+    members' requests to be forgotten."""
     return {
         "facts": list(Fact.objects.order_by("pk").values_list(
             "pk", "server_id", "number", "key", "content", "scope", "member_id", "confidence", "importance",
-            "author_kind", "retracted_at", "retraction_reason", "superseded_by_id", "version", "changed_at")),
+            "author_kind", "retracted_at", "retraction_reason", "superseded_by_id", "version", "changed_at",
+            "audience", "source_channel_id", "source_thread_id")),
+        "channels": list(Channel.objects.order_by("pk").values_list(
+            "pk", "server_id", "channel_id", "name", "parent_id", "is_thread", "public", "reported_at")),
+        "forget_requests": list(ForgetRequest.objects.order_by("pk").values_list("pk", "member_id", "status")),
         "summaries": list(Summary.objects.order_by("pk").values_list("pk", "content", "retracted_at")),
         "exchanges": list(Exchange.objects.order_by("pk").values_list(
             "pk", "searched_at", "search_query", "found_numbers", "actions", "status", "model_calls")),

@@ -396,3 +396,42 @@ def test_a_nul_character_in_remembered_content_is_refused_never_a_500(server, bo
     if response.status_code == 400:
         assert response.json()["field"] == "remember[0].content"
         assert memory_state() == before
+
+
+# The audience of a remember -------------------------------------------------------------------
+
+
+def test_a_remember_may_narrow_the_audience_of_its_channel(api, server):
+    configure(server, memory_type=MemoryType.LEDGER)
+    api.report_channels(server, [{"id": "111", "name": "general", "public": True}])
+    exchange = api.context(server, channel_id="111")["exchange"]
+    results = api.actions(exchange, remember=[{"key": "a", "content": "For #general only.", "audience": "channel"},
+                                              {"key": "b", "content": "For staff only.", "audience": "staff"},
+                                              {"key": "c", "content": "For everyone.", "audience": None},
+                                              {"key": "d", "content": "For everyone too."}])
+    assert [result["status"] for result in results] == ["applied"] * 4
+    assert dict(Fact.objects.values_list("key", "audience")) == {"a": "channel", "b": "staff", "c": "server",
+                                                                 "d": "server"}
+    assert set(Fact.objects.values_list("source_channel_id", flat=True)) == {"111"}
+
+
+def test_a_remember_that_would_widen_its_channels_audience_is_ignored_with_the_reason(api, server):
+    configure(server, memory_type=MemoryType.LEDGER)
+    exchange = api.context(server, channel_id="444")["exchange"]  # a channel nobody reported: private
+    results = api.actions(exchange, remember=[{"key": "a", "content": "Tell everyone.", "audience": "server"}])
+    assert results == [{"op": "remember", "status": "ignored",
+                        "detail": "a remember may only narrow the audience it inherits (channel in this channel), "
+                                  "not widen it to server"}]
+    assert not Fact.objects.filter(key="a").exists()
+
+
+@pytest.mark.parametrize("audience", ["everyone", "Server", "", 1, ["server"]])
+def test_an_unknown_audience_answers_400_and_changes_nothing(api, server, audience):
+    configure(server, memory_type=MemoryType.LEDGER)
+    exchange = api.context(server)["exchange"]
+    before = memory_state()
+    error = assert_error(api.post(f"/exchanges/{exchange}/actions", {"remember": [
+        {"key": "a", "content": "Fine."}, {"key": "b", "content": "Bad.", "audience": audience}]}),
+        400, "remember[1].audience")
+    assert "'server', 'channel' or 'staff'" in error["error"]
+    assert memory_state() == before

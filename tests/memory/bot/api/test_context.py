@@ -50,7 +50,8 @@ def test_it_gives_the_summary_and_the_most_recently_changed_facts_in_force_under
     assert body["summary"] == SUMMARY
     assert [fact["key"] for fact in body["facts"]] == ["newer", "middle", "older"]
     assert body["facts"][0] == {"number": classic_memory[3].number, "key": "newer", "content": "A newer fact.",
-                                "scope": "server", "member_id": None, "confidence": 1.0}
+                                "scope": "server", "member_id": None, "confidence": 1.0, "audience": "server",
+                                "channel_id": None}
 
 
 def test_a_classic_context_call_reads_in_one_query_and_writes_in_one(api, server, classic_memory):
@@ -99,7 +100,8 @@ def test_a_member_fact_is_shown_with_its_member(api, server):
                      member_id="222", confidence=0.9)
     body = api.context(server)
     assert body["facts"] == [{"number": fact.number, "key": "paul_birthday", "content": "Paul's birthday is 3 May.",
-                              "scope": "member", "member_id": "222", "confidence": 0.9}]
+                              "scope": "member", "member_id": "222", "confidence": 0.9, "audience": "server",
+                              "channel_id": None}]
     assert re.search(rf"^\[#{fact.number}\] paul_birthday\b.*: Paul's birthday is 3 May\.$", body["prompt"], re.M)
 
 

@@ -26,7 +26,7 @@ class Endpoint:
     body: dict | None = None
 
     def url(self, guild_id: str, exchange_id: object) -> str:
-        return self.path.format(guild_id=guild_id, exchange=exchange_id)
+        return self.path.format(guild_id=guild_id, exchange=exchange_id, member_id=MEMBER)
 
     def __str__(self) -> str:
         return self.name
@@ -42,9 +42,16 @@ ENDPOINTS = [
     Endpoint("actions", "POST", "/exchanges/{exchange}/actions",
              {"retract": [{"number": 1, "reason": "no longer true"}],
               "remember": [{"key": "paul_birthday", "content": "Paul's birthday is 3 May.", "importance": 0.6}]}),
+    Endpoint("channels", "PUT", "/servers/{guild_id}/channels",
+             {"channels": [{"id": "111", "name": "general", "public": True, "parent_id": None}]}),
+    Endpoint("purge", "POST", "/servers/{guild_id}/purge", {"channel_id": "111"}),
+    Endpoint("member-facts", "GET", "/servers/{guild_id}/members/{member_id}/facts"),
+    Endpoint("member-forget", "POST", "/servers/{guild_id}/members/{member_id}/forget", {"member_name": "Paul"}),
 ]
-POST_ENDPOINTS = [endpoint for endpoint in ENDPOINTS if endpoint.method == "POST"]
+# Endpoints that read a JSON body.
+POST_ENDPOINTS = [endpoint for endpoint in ENDPOINTS if endpoint.method in ("POST", "PUT")]
 MISSING_GUILD = "999999999999999999"
+MEMBER = "222"
 
 
 def send(api: Api, endpoint: Endpoint, exchange, **kwargs):
@@ -152,6 +159,10 @@ UNKNOWN_FIELDS = [
     ("actions", {"retract": [{"number": 1, "why": "moved"}]}, "retract[0].why"),
     ("actions", {"supersede": [{"number": 1, "content": "New.", "new_content": "New."}]}, "supersede[0].new_content"),
     ("actions", {"remember": [{"key": "k", "content": "c", "about_member_id": "222"}]}, "remember[0].about_member_id"),
+    ("channels", {"channels": [], "guild": "1"}, "guild"),
+    ("channels", {"channels": [{"id": "111", "name": "general", "public": True, "nsfw": False}]}, "channels[0].nsfw"),
+    ("purge", {"channel_id": "111", "thread_id": "333"}, "thread_id"),
+    ("member-forget", {"member_name": "Paul", "reason": "moving on"}, "reason"),
 ]
 
 

@@ -8,7 +8,8 @@ from django.utils import timezone
 
 from memory.bot.exchanges import IncomingMessage
 from memory.bot.reply import reply_to_message
-from memory.models import Fact, MemoryType
+from memory.facts.services import fact_audience_set, fact_retract
+from memory.models import Audience, Fact, MemoryType
 from tests.factories import make_fact
 from tests.model_server import answer, tool_call
 
@@ -103,3 +104,52 @@ def test_it_shows_the_model_calls_and_reply_of_a_whole_reply(api, server, model)
     assert body["memory"]["searched"] == {"query": "birthday", "mode": "words", "fallback_reason": None,
                                           "found": [birthday.number]}
     assert body["memory"]["retracted"] == [birthday.number]
+
+
+# The facts of the exchange, as they stand now -------------------------------------------------
+
+
+def test_it_lists_the_facts_shown_and_found_that_are_still_in_force(api, server, owner):
+    configure(server, memory_type=MemoryType.ARCHIVE, max_injected_items=2)
+    now = timezone.now()
+    support = make_fact(server, key="support_channel", content="Support happens in #help.",
+                        created_at=now - timedelta(minutes=30))
+    theme = make_fact(server, key="server_theme", content="Retro gaming.", created_at=now - timedelta(minutes=20))
+    rules = make_fact(server, key="rules", content="Be kind.", created_at=now - timedelta(minutes=10))
+    exchange = api.context(server)["exchange"]
+    api.search(exchange, "support")
+    assert [fact["number"] for fact in api.exchange(exchange)["facts"]] == [rules.number, theme.number,
+                                                                           support.number]
+    fact_retract(fact=theme, reason="no longer true")
+    facts = api.exchange(exchange)["facts"]
+    assert [fact["number"] for fact in facts] == [rules.number, support.number]
+    assert facts[0] == {"number": rules.number, "key": "rules", "content": "Be kind.", "scope": "server",
+                        "member_id": None, "confidence": 1.0, "audience": "server", "channel_id": None}
+
+
+def test_a_fact_narrowed_since_to_another_channel_or_to_staff_is_no_longer_listed(api, server, owner):
+    configure(server, memory_type=MemoryType.ARCHIVE)
+    to_channel = make_fact(server, key="ban_plan", content="We ban X on Friday.", source_channel_id="444")
+    to_staff = make_fact(server, key="rules", content="Be kind.")
+    stays = make_fact(server, key="mods_here", content="Mods meet here.", source_channel_id="111")
+    exchange = api.context(server, channel_id="111")["exchange"]
+    fact_audience_set(fact=to_channel, audience=Audience.CHANNEL, actor=owner)
+    fact_audience_set(fact=to_staff, audience=Audience.STAFF, actor=owner)
+    fact_audience_set(fact=stays, audience=Audience.CHANNEL, actor=owner)
+    facts = api.exchange(exchange)["facts"]
+    assert [(fact["number"], fact["audience"], fact["channel_id"]) for fact in facts] == [
+        (stays.number, "channel", "111")]
+
+
+def test_a_thread_exchange_sees_its_channels_facts(api, server, owner):
+    configure(server, memory_type=MemoryType.ARCHIVE, include_threads=True)
+    mods = make_fact(server, key="ban_plan", content="We ban X on Friday.", audience=Audience.CHANNEL,
+                     source_channel_id="444")
+    exchange = api.context(server, channel_id="555", thread_parent_id="444")["exchange"]
+    assert [fact["number"] for fact in api.exchange(exchange)["facts"]] == [mods.number]
+
+
+def test_an_exchange_that_showed_nothing_lists_no_facts(api, server):
+    configure(server, memory_type=MemoryType.ARCHIVE)
+    exchange = api.context(server)["exchange"]
+    assert api.exchange(exchange)["facts"] == []

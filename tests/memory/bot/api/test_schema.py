@@ -16,7 +16,8 @@ from memory.bot.api import urls as api_urls
 from memory.bot.api.schema import openapi_schema
 from memory.bot.exchanges import MESSAGE_MAX_LENGTH
 from memory.bot.reply import HISTORY_LIMIT
-from memory.models import CONTENT_MAX_LENGTH, KEY_MAX_LENGTH, KEY_REGEX
+from memory.configuration.directory import NAME_MAX_LENGTH as CHANNEL_NAME_MAX_LENGTH
+from memory.models import CONTENT_MAX_LENGTH, KEY_MAX_LENGTH, KEY_REGEX, Audience
 
 from .helpers import API, MESSAGE, REGISTRY, SCHEMA, SCHEMA_URI, assert_valid, component_validator
 
@@ -105,7 +106,7 @@ def test_every_operation_answers_its_documented_method(client, served):
     """Without a token, the documented method gets the documented 401 (a wrong one would get 405)."""
     for path, operations in served["paths"].items():
         concrete = path.replace("{guild_id}", "100000000000000001").replace(
-            "{exchange}", "5f0c3d1e-0000-4000-8000-000000000000")
+            "{exchange}", "5f0c3d1e-0000-4000-8000-000000000000").replace("{member_id}", "222")
         for method in operations:
             response = client.generic(method.upper(), API + concrete)
             assert response.status_code == 401, (method, path, response.status_code)
@@ -116,14 +117,14 @@ def test_every_operation_documents_the_errors_api_md_promises(served):
     for path, operations in served["paths"].items():
         for method, operation in operations.items():
             operation_ids.append(operation["operationId"])
-            expected = {"200", "401", "404"} | ({"400", "413"} if method == "post" else set())
+            expected = {"200", "401", "404"} | ({"400", "413"} if method in ("post", "put") else set())
             expected |= {"409"} if path.endswith("/search") else set()
             expected |= {"503"} if path.endswith("/reply") else set()
             assert expected <= set(operation["responses"]), (method, path)
             for status, response in operation["responses"].items():
                 if status != "200":
                     assert response["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
-            if method == "post":
+            if method in ("post", "put"):
                 assert operation["requestBody"]["required"] is True
     assert len(operation_ids) == len(set(operation_ids))
     assert served["security"] == [{"bearerAuth": []}]
@@ -148,6 +149,12 @@ def test_the_limits_in_the_schema_are_the_limits_the_code_enforces():
     assert actions["remember"]["items"]["properties"]["content"]["maxLength"] == CONTENT_MAX_LENGTH
     assert schemas["Fact"]["properties"]["key"]["pattern"] == KEY_REGEX
     assert schemas["Fact"]["properties"]["content"]["maxLength"] == CONTENT_MAX_LENGTH
+    assert schemas["Audience"]["enum"] == list(Audience.values)
+    channels = schemas["ChannelsRequest"]["properties"]["channels"]
+    assert channels["maxItems"] == parsing.CHANNELS_MAX
+    assert set(channels["items"]["properties"]) == parsing.CHANNEL_FIELDS
+    assert channels["items"]["properties"]["name"]["maxLength"] == CHANNEL_NAME_MAX_LENGTH
+    assert schemas["ForgetRequest"]["properties"]["member_name"]["maxLength"] == parsing.NAME_MAX_LENGTH
 
 
 def test_the_request_examples_of_api_md_match_the_schema():
@@ -166,6 +173,22 @@ def test_the_request_examples_of_api_md_match_the_schema():
         {"op": "supersede", "number": 15, "status": "ignored", "detail": "fact #15 was not shown in this exchange"},
         {"op": "remember", "number": 31, "status": "applied"}]}, "API.md §3 answer")
     assert_valid(component_validator("Error"), {"error": "One clear sentence.", "field": None}, "API.md error")
+    assert_valid(component_validator("Fact"), {
+        "number": 12, "key": "server_theme", "content": "This server is about retro gaming.", "scope": "server",
+        "member_id": None, "confidence": 1.0, "audience": "server", "channel_id": "111"}, "API.md §1 fact")
+    assert_valid(component_validator("ChannelsRequest"), {"channels": [
+        {"id": "111", "name": "general", "public": True, "parent_id": None},
+        {"id": "444", "name": "mod-chat", "public": False},
+        {"id": "555", "name": "tournament planning", "public": True, "parent_id": "111"}]}, "API.md §6 request")
+    assert_valid(component_validator("ChannelsResult"), {"channels": 3}, "API.md §6 answer")
+    for purge in ({"channel_id": "444"}, {"exchange": "5f0c3d1e-0000-4000-8000-000000000000"}):
+        assert_valid(component_validator("PurgeRequest"), purge, "API.md §7 request")
+    assert_valid(component_validator("PurgeResult"), {"removed": 0}, "API.md §7 answer")
+    assert_valid(component_validator("MemberFacts"), {"about": [], "learned_from": []}, "API.md §8 facts")
+    for body in ({}, {"member_name": "Paul"}):
+        assert_valid(component_validator("ForgetRequest"), body, "API.md §8 forget request")
+    for answer in ({"wiped": False, "request": "open"}, {"wiped": True, "facts_removed": 7}):
+        assert_valid(component_validator("ForgetResult"), answer, "API.md §8 forget answer")
 
 
 def test_the_schema_refuses_what_api_md_calls_out_of_range():
@@ -175,6 +198,18 @@ def test_the_schema_refuses_what_api_md_calls_out_of_range():
                 {"scope": "guild"}, {"unknown": 1}):
         assert not actions.is_valid({"remember": [{**remember, **bad}]}), bad
     assert not component_validator("Message").is_valid({**MESSAGE, "colour": "red"})
+    assert not actions.is_valid({"remember": [{**remember, "audience": "everyone"}]})
+    channel = {"id": "111", "name": "general", "public": True}
+    channels = component_validator("ChannelsRequest")
+    for bad in ({"public": "yes"}, {"public": None}, {"id": "#general"}, {"name": ""}, {"name": "  "},
+                {"parent_id": "general"}, {"topic": "x"}):
+        assert not channels.is_valid({"channels": [{**channel, **bad}]}), bad
+    assert not channels.is_valid({"channels": [{"id": "111", "name": "general"}]})
+    assert not channels.is_valid({"channels": [channel] * 501})
+    purge = component_validator("PurgeRequest")
+    for bad in ({}, {"channel_id": "111", "exchange": "5f0c3d1e-0000-4000-8000-000000000000"},
+                {"channel_id": "#mods"}, {"exchange": "5f0c"}):
+        assert not purge.is_valid(bad), bad
 
 
 def test_the_schema_refuses_the_text_the_code_refuses_and_accepts_what_the_code_accepts():

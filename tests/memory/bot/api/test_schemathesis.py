@@ -65,6 +65,12 @@ def fuzzed_server(server):
     return server, open_exchange(server)
 
 
+def _names_an_exchange_elsewhere(operation_id: str, body, exchange) -> bool:
+    """A purge of a generated exchange id: a valid body, but no exchange of this server (404, as documented)."""
+    return (operation_id == "purgeBySource" and isinstance(body, dict) and "exchange" in body
+            and str(body["exchange"]).lower() != str(exchange.pk))
+
+
 @pytest.fixture
 def api_schema(db, same_connection_for_wsgi_requests):
     return schemathesis.openapi.from_wsgi("/api/v1/schema.json", WSGIHandler())
@@ -78,7 +84,7 @@ def test_schemathesis_finds_no_server_error_and_every_answer_matches_the_schema(
         api_schema, fuzzed_server, bot_token, path, method, operation_id, mode, ids):
     server, exchange = fuzzed_server
     operation = api_schema[path][method]
-    real_ids = {"guild_id": server.guild_id, "exchange": str(exchange.pk)}
+    real_ids = {"guild_id": server.guild_id, "exchange": str(exchange.pk), "member_id": "222"}
     path_parameters = {name: value for name, value in real_ids.items() if ids == "real" and f"{{{name}}}" in path}
     strategy = operation.as_strategy(generation_mode=mode, path_parameters=path_parameters)
     headers = {"Authorization": f"Bearer {bot_token}"}
@@ -96,7 +102,7 @@ def test_schemathesis_finds_no_server_error_and_every_answer_matches_the_schema(
         response = case.call(headers=headers)
         assert response.status_code < 500 or response.status_code in allowed_5xx, (
             f"{method} {case.formatted_path} answered {response.status_code} for body {case.body!r}")
-        if must_accept:
+        if must_accept and not _names_an_exchange_elsewhere(operation_id, case.body, exchange):
             assert response.status_code < 300 or response.status_code in allowed_5xx | {413}, (
                 f"{method} {case.formatted_path} refused a schema-valid body {case.body!r}: "
                 f"{response.status_code} {response.content[:300]!r}")

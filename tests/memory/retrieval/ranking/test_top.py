@@ -1,4 +1,5 @@
-"""The fast top N of memory/retrieval/ranking gives exactly what scoring every fact gives, on every branch."""
+"""The fast top N of memory/retrieval/ranking gives exactly what scoring every fact the reader may see gives, on every
+branch, whichever channel reads."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import pytest
 from django.utils import timezone
 
 from config.rows import columns
-from memory.models import Fact
+from memory.models import Audience, Fact
+from memory.retrieval.audience import Reader
 from memory.retrieval.ranking import Weights, microseconds, rank_top, relevance_by_position, top
 from tests.factories import make_fact
 
@@ -23,6 +25,9 @@ WEIGHT_COMBINATIONS = [
 ]
 NUMBER_AND_KEY = columns(Fact, "fact", ("number", "key"))  # read with the ranking, for the caller
 LIMITS = [1, 3, 20, 60, 400]  # 400: more slots than facts, the walk reaches the end
+MODS, LOUNGE = "333000000000000001", "333000000000000002"  # the channels random_memory's channel facts come from
+READERS = [Reader.for_message(MODS), Reader.for_message(LOUNGE), Reader.any_channel()]
+ANYWHERE = Reader.any_channel()
 
 
 @pytest.fixture(autouse=True)
@@ -40,9 +45,10 @@ def small_walks(monkeypatch):
         monkeypatch.setattr(top, name, value)
 
 
-def random_memory(server, rng: random.Random, count: int, now) -> list[Fact]:
+def random_memory(server, rng: random.Random, count: int, now, *, audiences: bool = True) -> list[Fact]:
     """Facts with values drawn so that ties happen: shared timestamps, confidences and importances
-    (including unscored), some changed in the future, some retracted."""
+    (including unscored), some changed in the future, some retracted; with `audiences`, a quarter learned in
+    one of two channels and limited to it, a few for staff only."""
     for index in range(count):
         make_fact(server, key=f"fact_{index}", content=f"Fact number {index}.")
     facts = list(Fact.objects.filter(server=server).order_by("id"))
@@ -59,7 +65,13 @@ def random_memory(server, rng: random.Random, count: int, now) -> list[Fact]:
         fact.importance = rng.choice([None, None, 0.5, 1.0, 0.0, round(rng.random(), 1), rng.random()])
         if rng.random() < 0.05:
             fact.retracted_at = now
-    Fact.objects.bulk_update(facts, ["changed_at", "confidence", "importance", "retracted_at"])
+        audience_roll = rng.random() if audiences else 1.0
+        if audience_roll < 0.25:
+            fact.audience, fact.source_channel_id = Audience.CHANNEL, rng.choice([MODS, LOUNGE])
+        elif audience_roll < 0.3:
+            fact.audience = Audience.STAFF
+    Fact.objects.bulk_update(facts, ["changed_at", "confidence", "importance", "retracted_at", "audience",
+                                     "source_channel_id"])
     return [fact for fact in facts if fact.retracted_at is None]
 
 
@@ -77,9 +89,10 @@ def test_the_fast_path_ranks_exactly_like_scoring_every_fact(server, small_walks
     for weights in WEIGHT_COMBINATIONS:
         for limit in LIMITS:
             for _ in range(3):
-                relevance = random_relevance(rng, in_force)
-                fast = rank_top(server.pk, weights, limit, relevance, now, columns=NUMBER_AND_KEY)
-                expected = rank_every_fact(server, weights, limit, relevance, now)
+                relevance = random_relevance(rng, in_force)  # may match facts the reader may not see
+                reader = rng.choice(READERS)
+                fast = rank_top(server.pk, weights, limit, relevance, now, columns=NUMBER_AND_KEY, reader=reader)
+                expected = rank_every_fact(server, weights, limit, relevance, now, reader)
                 assert [fact.id for fact in fast.facts] == [fact.id for fact in expected], (weights, limit)
                 assert [fact.score for fact in fast.facts] == [fact.score for fact in expected]
                 assert [fast.columns[fact.id] for fact in fast.facts] == [
@@ -96,7 +109,7 @@ def test_ties_go_to_the_newer_change_then_the_higher_id(server, small_walks):
         make_fact(server, key=f"same_{index}", content="Same weight, same moment.")
     Fact.objects.filter(server=server).update(changed_at=moment, confidence=1.0, importance=None)
     for weights in WEIGHT_COMBINATIONS:
-        fast = rank_top(server.pk, weights, 7, {}, now)
+        fast = rank_top(server.pk, weights, 7, {}, now, reader=ANYWHERE)
         expected = rank_every_fact(server, weights, 7, {}, now)
         assert [fact.id for fact in fast.facts] == [fact.id for fact in expected]
         assert [fact.id for fact in fast.facts] == sorted((fact.id for fact in fast.facts), reverse=True)
@@ -104,13 +117,13 @@ def test_ties_go_to_the_newer_change_then_the_higher_id(server, small_walks):
 
 def test_a_server_with_fewer_facts_than_slots_gets_them_all(server):
     facts = [make_fact(server, key=f"fact_{index}", content=f"Fact {index}.") for index in range(3)]
-    fast = rank_top(server.pk, Weights(1, 1, 1), 20, {}, timezone.now())
+    fast = rank_top(server.pk, Weights(1, 1, 1), 20, {}, timezone.now(), reader=ANYWHERE)
     assert {fact.id for fact in fast.facts} == {fact.pk for fact in facts}
     assert fast.exhausted
 
 
 def test_a_server_without_facts_ranks_nothing(server):
-    assert rank_top(server.pk, Weights(1, 1, 1), 20, {}, timezone.now()).facts == []
+    assert rank_top(server.pk, Weights(1, 1, 1), 20, {}, timezone.now(), reader=ANYWHERE).facts == []
 
 
 def test_facts_of_other_servers_and_retracted_facts_never_rank(server, other_server):
@@ -119,20 +132,47 @@ def test_facts_of_other_servers_and_retracted_facts_never_rank(server, other_ser
     gone = make_fact(server, key="gone", content="Retracted.", importance=1.0)
     Fact.objects.filter(pk=gone.pk).update(retracted_at=timezone.now())
     relevance = {theirs.pk: 1.0, gone.pk: 1.0}
-    fast = rank_top(server.pk, Weights(1, 1, 1), 20, relevance, timezone.now())
+    fast = rank_top(server.pk, Weights(1, 1, 1), 20, relevance, timezone.now(), reader=ANYWHERE)
     assert [fact.id for fact in fast.facts] == [ours.pk]
+
+
+def test_facts_the_reader_may_not_see_never_rank_even_when_the_search_matched_them(server):
+    ours = make_fact(server, key="ours", content="Ours.")
+    mods_only = make_fact(server, key="mods_only", content="Learned in the mods' channel.", importance=1.0,
+                          audience=Audience.CHANNEL, source_channel_id=MODS)
+    staff_only = make_fact(server, key="staff_only", content="For staff.", importance=1.0, audience=Audience.STAFF)
+    relevance = {mods_only.pk: 1.0, staff_only.pk: 1.0}
+    for weights in (Weights(1, 1, 1), Weights(0, 1, 1)):  # the walk by recency and the walk by weight
+        in_lounge = rank_top(server.pk, weights, 20, relevance, timezone.now(), reader=Reader.for_message(LOUNGE))
+        assert [fact.id for fact in in_lounge.facts] == [ours.pk]
+        in_mods = rank_top(server.pk, weights, 20, relevance, timezone.now(), reader=Reader.for_message(MODS))
+        assert [fact.id for fact in in_mods.facts] == [mods_only.pk, ours.pk]
+
+
+def test_a_hint_left_in_one_channel_is_never_taken_in_another(server, small_walks):
+    rng = random.Random(5)
+    now = timezone.now()
+    random_memory(server, rng, 120, now)
+    weights = Weights(1, 1, 1)
+    rank_top(server.pk, weights, 10, {}, now, reader=Reader.for_message(MODS))
+    assert set(top._HINTS) == {(server.pk, Reader.for_message(MODS), weights, 10)}
+    in_lounge = rank_top(server.pk, weights, 10, {}, now, reader=Reader.for_message(LOUNGE))
+    assert "hinted" not in in_lounge.steps
+    assert [fact.id for fact in in_lounge.facts] == [fact.id for fact in rank_every_fact(
+        server, weights, 10, {}, now, Reader.for_message(LOUNGE))]
+    assert "hinted" in rank_top(server.pk, weights, 10, {}, now, reader=Reader.for_message(LOUNGE)).steps
 
 
 @pytest.mark.parametrize("hint", [0.99, 0.4], ids=["too high", "too low"])
 def test_a_wrong_hint_costs_a_round_trip_never_a_fact(server, small_walks, hint):
     rng = random.Random(7)
     now = timezone.now()
-    in_force = random_memory(server, rng, 200, now)
+    in_force = random_memory(server, rng, 200, now, audiences=False)  # the hints below are for these facts
     weights = Weights(1, 1, 1)
     for limit in (3, 20):
         relevance = random_relevance(rng, in_force)
-        top._HINTS[(server.pk, weights, limit)] = (hint, microseconds(now))
-        fast = rank_top(server.pk, weights, limit, relevance, now)
+        top._HINTS[(server.pk, ANYWHERE, weights, limit)] = (hint, microseconds(now))
+        fast = rank_top(server.pk, weights, limit, relevance, now, reader=ANYWHERE)
         assert [fact.id for fact in fast.facts] == [fact.id for fact in rank_every_fact(
             server, weights, limit, relevance, now)]
         assert "hinted" in fast.steps
@@ -142,10 +182,10 @@ def test_a_wrong_hint_costs_a_round_trip_never_a_fact(server, small_walks, hint)
 def test_each_ranking_leaves_a_hint_no_higher_than_any_messages_nth_best(server):
     rng = random.Random(11)
     now = timezone.now()
-    in_force = random_memory(server, rng, 150, now)
+    in_force = random_memory(server, rng, 150, now, audiences=False)
     weights = Weights(2, 1, 1)
-    rank_top(server.pk, weights, 10, random_relevance(rng, in_force), now)
-    lower_bound, _at = top._HINTS[(server.pk, weights, 10)]
+    rank_top(server.pk, weights, 10, random_relevance(rng, in_force), now, reader=ANYWHERE)
+    lower_bound, _at = top._HINTS[(server.pk, ANYWHERE, weights, 10)]
     for _ in range(10):
         relevance = random_relevance(rng, in_force)
         assert lower_bound <= rank_every_fact(server, weights, 10, relevance, now)[-1].score

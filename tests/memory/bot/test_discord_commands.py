@@ -1,0 +1,202 @@
+"""`/memory me` and `/memory forget-me`: the answers are plain functions over facts, tested without a network; the
+handlers are driven with a recording stand-in for Discord's interaction (defer, then one ephemeral follow-up)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import discord
+import pytest
+from asgiref.sync import async_to_sync
+
+from memory.bot import discord_commands
+from memory.bot.discord import LorekeeperBot
+from memory.bot.discord_commands import (
+    NO_SERVER,
+    NOTHING_KNOWN,
+    forget_me_text,
+    member_facts_text,
+    memory_commands,
+    memory_forget_me,
+    memory_me,
+)
+from memory.configuration.directory import ReportedChannel, channels_report
+from memory.configuration.services import ai_settings_ensure
+from memory.facts.forget_requests import ForgetOutcome
+from memory.facts.services import FactAuthor
+from memory.models import Audience, Fact, ForgetMeMode, ForgetRequest, ForgetRequestVia, Scope
+from teams.models import AuditEntry
+from tests.factories import UserFactory, make_fact
+
+GUILD_ID = 100000000000000001  # the `server` fixture's guild
+UNKNOWN_GUILD_ID = 100000000000000099
+ANN = 444000000000000001
+MODS = "111000000000000002"
+
+
+def fact(number: int, content: str, audience: str = Audience.SERVER, channel: str = "") -> Fact:
+    return Fact(number=number, key=f"k{number}", content=content, audience=audience, source_channel_id=channel)
+
+
+def test_the_answer_lists_both_kinds_with_each_facts_audience():
+    about = [fact(3, "Ann's birthday is 3 May.", Audience.CHANNEL, MODS), fact(2, "Ann was warned.", Audience.STAFF)]
+    learned = [fact(1, "The server is about retro games."), fact(4, "Bob has a cat.", Audience.CHANNEL, "999")]
+    assert member_facts_text(about, learned, {MODS: "mod-chat"}) == "\n".join([
+        "**What I know about you** (2)",
+        "• [#3] Ann's birthday is 3 May. (only in #mod-chat)",
+        "• [#2] Ann was warned. (staff only)",
+        "**What I learned from your messages** (2)",
+        "• [#1] The server is about retro games. (whole server)",
+        "• [#4] Bob has a cat. (only in channel 999)",
+    ])
+
+
+def test_a_member_the_bot_knows_nothing_about_is_told_so():
+    assert member_facts_text([], [], {}) == NOTHING_KNOWN
+    assert member_facts_text([], [fact(1, "Something.")], {}).startswith("**What I learned from your messages** (1)")
+
+
+def test_a_long_answer_fits_one_discord_message_and_counts_what_it_left_out():
+    about = [fact(number, f"Fact number {number} " + "x" * 180) for number in range(1, 31)]
+    learned = [fact(number, "y" * 50) for number in range(31, 41)]
+    text = member_facts_text(about, learned, {})
+    assert len(text) <= 2000
+    shown = text.count("\n• ") + text.startswith("• ")
+    assert text.endswith(f"… and {40 - shown} more.")
+    assert shown >= 9  # as many as fit, not one
+
+
+def test_an_answer_of_exactly_the_limit_is_not_cut():
+    one = fact(1, "z" * 100)
+    exact = len(member_facts_text([one], [], {}))
+    assert "more." not in member_facts_text([one], [], {}, limit=exact)
+    assert member_facts_text([one], [], {}, limit=exact - 1).endswith("… and 1 more.")
+
+
+def test_the_forget_answer_says_what_was_done():
+    assert forget_me_text(ForgetOutcome(wiped=True, facts_removed=1)) == (
+        "Done: I forgot what I knew about you on this server (1 fact) and our conversations.")
+    assert "(12 facts)" in forget_me_text(ForgetOutcome(wiped=True, facts_removed=12))
+    request = ForgetRequest(member_id="1")
+    text = forget_me_text(ForgetOutcome(wiped=False, request=request))
+    assert "with this server's staff" in text and "Nothing has been removed yet." in text
+    assert f"<t:{int(request.requested_at.timestamp())}:R>" in text
+
+
+def test_the_commands_are_one_guild_only_group():
+    tree = LorekeeperBot().tree
+    group = tree.get_command("memory")
+    assert group is memory_commands and group.guild_only
+    assert sorted(command.name for command in group.commands) == ["forget-me", "me"]
+    assert all(len(command.description) <= 100 for command in [group, *group.commands])
+
+
+# The handlers, with a stand-in for Discord's interaction ----------------------------------------
+
+
+@dataclass
+class _User:
+    id: int
+    display_name: str
+
+
+@dataclass
+class _Response:
+    deferred: list[dict] = field(default_factory=list)
+
+    async def defer(self, **options):
+        self.deferred.append(options)
+
+
+@dataclass
+class _Followup:
+    sent: list[dict] = field(default_factory=list)
+
+    async def send(self, content, **options):
+        self.sent.append({"content": content, **options})
+
+
+@dataclass
+class FakeInteraction:
+    guild_id: int
+    user: _User
+    response: _Response = field(default_factory=_Response)
+    followup: _Followup = field(default_factory=_Followup)
+
+
+@pytest.fixture
+def same_connection(monkeypatch):
+    """The handler's fresh connection would end the test's transaction; the test's own connection is fresh."""
+    monkeypatch.setattr(discord_commands, "close_old_connections", lambda: None)
+
+
+def run(command, guild_id: int = GUILD_ID, name: str = "Annie") -> dict:
+    interaction = FakeInteraction(guild_id=guild_id, user=_User(ANN, name))
+    async_to_sync(command.callback)(interaction)
+    assert interaction.response.deferred == [{"ephemeral": True, "thinking": True}]
+    [answer] = interaction.followup.sent
+    assert answer["ephemeral"] is True
+    assert answer["allowed_mentions"].to_dict() == discord.AllowedMentions.none().to_dict()
+    return answer
+
+
+@pytest.fixture
+def anns(server):
+    channels_report(server=server, channels=[ReportedChannel(channel_id=MODS, name="mod-chat")])
+    ann = FactAuthor.bot(str(ANN))
+    return {
+        "birthday": make_fact(server, key="ann_birthday", content="Ann's birthday is 3 May.", scope=Scope.MEMBER,
+                              member_id=str(ANN), author=ann, audience=Audience.CHANNEL, source_channel_id=MODS),
+        "warning": make_fact(server, key="ann_warned", content="Ann was warned for spam @everyone.",
+                             scope=Scope.MEMBER, member_id=str(ANN), author=FactAuthor.staff(UserFactory()),
+                             audience=Audience.STAFF),
+        "theme": make_fact(server, key="theme", content="Retro gaming.", author=ann),
+        "other": make_fact(server, key="bob_cat", content="Bob has a cat.", scope=Scope.MEMBER, member_id="555",
+                           author=FactAuthor.bot("555")),
+    }
+
+
+def test_memory_me_answers_the_member_privately_with_their_facts(server, anns, same_connection):
+    text = run(memory_me)["content"]
+    assert text == "\n".join([
+        "**What I know about you** (2)",
+        f"• [#{anns['warning'].number}] Ann was warned for spam @everyone. (staff only)",
+        f"• [#{anns['birthday'].number}] Ann's birthday is 3 May. (only in #mod-chat)",
+        "**What I learned from your messages** (1)",
+        f"• [#{anns['theme'].number}] Retro gaming. (whole server)",
+    ])
+
+
+def test_a_guild_without_a_server_is_told_so(server, anns, same_connection):
+    assert run(memory_me, guild_id=UNKNOWN_GUILD_ID)["content"] == NO_SERVER
+    assert run(memory_forget_me, guild_id=UNKNOWN_GUILD_ID)["content"] == NO_SERVER
+    assert not ForgetRequest.objects.exists()
+
+
+def test_forget_me_files_a_request_for_staff_by_default(server, anns, same_connection):
+    text = run(memory_forget_me)["content"]
+    assert "with this server's staff" in text
+    request = ForgetRequest.objects.get()
+    assert (request.member_id, request.member_name, request.via) == (str(ANN), "Annie", ForgetRequestVia.DISCORD)
+    assert Fact.objects.count() == 4
+    run(memory_forget_me)
+    assert ForgetRequest.objects.count() == 1
+
+
+def test_forget_me_wipes_at_once_when_the_server_chose_so(server, anns, same_connection):
+    settings = ai_settings_ensure(server=server)
+    settings.forget_me_mode = ForgetMeMode.WIPE
+    settings.save(update_fields=["forget_me_mode"])
+    assert run(memory_forget_me)["content"] == (
+        "Done: I forgot what I knew about you on this server (3 facts) and our conversations.")
+    assert list(Fact.objects.values_list("key", flat=True)) == ["bob_cat"]
+    assert AuditEntry.objects.get(action="memory.wipe_member").actor_label == (
+        f"member {ANN} (Annie) via Discord (/memory forget-me)")
+
+
+def test_a_failure_still_answers_the_member(server, monkeypatch, same_connection):
+    def broken(*args):
+        raise RuntimeError("database down")
+
+    monkeypatch.setattr(discord_commands, "member_memory_in_guild", broken)
+    assert run(memory_me)["content"] == discord_commands.FAILED
