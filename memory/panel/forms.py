@@ -20,6 +20,7 @@ from memory.models import (
     Audience,
     EmbeddingProviderChoice,
     ForgetMeMode,
+    Kind,
     Scope,
 )
 
@@ -35,6 +36,19 @@ def _importance_field() -> forms.FloatField:
                                       "(ranked as 0.5).",
                             error_messages={"invalid": _IMPORTANCE_ERROR, "min_value": _IMPORTANCE_ERROR,
                                             "max_value": _IMPORTANCE_ERROR})
+
+
+_KIND_ERROR = "The kind must be 'rule', 'lore', 'profile', 'preference' or 'event'."
+KIND_HELP = ("Rules (how the bot must behave here), lore (server facts, terms, running jokes) and profiles (about a "
+             "member) never age; preferences age slowly, events fast (Ranked and after; half-lives on the AI "
+             "settings page).")
+
+
+def _kind_field(*, blank_label: str) -> forms.ChoiceField:
+    """A fact's kind as staff choose it; empty: the caller's default (a new fact: by its scope; an edit: unchanged).
+    A value outside the five is told in the services' own sentence."""
+    return forms.ChoiceField(choices=[("", blank_label), *Kind.choices], required=False, help_text=KIND_HELP,
+                             error_messages={"invalid_choice": _KIND_ERROR})
 
 
 class FactCreateForm(forms.Form):
@@ -53,6 +67,7 @@ class FactCreateForm(forms.Form):
                                                                    "channel or staff only."})
     channel_id = forms.CharField(required=False, max_length=40, label="Channel",
                                  help_text="For a fact for one channel: the channel (its threads see it too).")
+    kind = _kind_field(blank_label="by what it is about (lore; a profile for a member)")
 
     key_max_length = KEY_MAX_LENGTH
     content_max_length = CONTENT_MAX_LENGTH
@@ -65,6 +80,7 @@ class FactEditForm(forms.Form):
                                   error_messages={"min_value": "The confidence must be a number from 0 to 1.",
                                                   "max_value": "The confidence must be a number from 0 to 1."})
     importance = _importance_field()
+    kind = _kind_field(blank_label="unchanged")
     version = forms.IntegerField(widget=forms.HiddenInput)
 
 
@@ -75,6 +91,14 @@ class FactAudienceForm(forms.Form):
     audience = forms.CharField(required=False, max_length=20)
     channel_id = forms.CharField(required=False, max_length=40)
     confirm = forms.BooleanField(required=False)
+
+
+class FactPinForm(forms.Form):
+    """One click on a row or in the pinned block: pin (true) or unpin (false)."""
+
+    _PINNED_ERROR = "Say whether to pin the fact or unpin it: 'true' or 'false'."
+    pinned = forms.TypedChoiceField(choices=[("true", "Pin"), ("false", "Unpin")], coerce=lambda value: value == "true",
+                                    error_messages={"required": _PINNED_ERROR, "invalid_choice": _PINNED_ERROR})
 
 
 class SummaryForm(forms.Form):

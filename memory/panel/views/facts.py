@@ -1,4 +1,4 @@
-"""One fact at a time: add, show, edit (with a version check), change who sees it, delete, restore. HTMX
+"""One fact at a time: add, show, edit (with a version check), pin, change who sees it, delete, restore. HTMX
 fragments."""
 
 from __future__ import annotations
@@ -16,9 +16,11 @@ from memory.facts.services import (
     FactAuthor,
     FactConflict,
     FactGone,
+    UNCHANGED,
     WideningNeedsConfirmation,
     fact_audience_set,
     fact_create,
+    fact_pin_set,
     fact_restore,
     fact_update,
 )
@@ -28,15 +30,26 @@ from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_configurer, server_for_viewer
 
 from ..audiences import attach_audiences, directory_channels
-from ..forms import FactAudienceForm, FactCreateForm, FactEditForm
+from ..forms import FactAudienceForm, FactCreateForm, FactEditForm, FactPinForm
+from ..pinned import pinned_facts
 
 # Client event after a fact was added, deleted or restored: the fact list (its count, tabs and rows) reloads
 # itself once the answer is on the page (after the swap settles, so the row the user acted on is seen first).
 FACTS_CHANGED = "facts-changed"
+# Client event after a pin changed from a row: the memory page's pinned block reloads itself.
+PINS_CHANGED = "pins-changed"
+PINNED_BLOCK = "pinned-facts"  # the block's id: a pin changed from there answers the block itself
 
 
-def _facts_changed(response: HttpResponse) -> HttpResponse:
-    return trigger_client_event(response, FACTS_CHANGED, after="settle")
+def _facts_changed(response: HttpResponse, fact: Fact | None = None) -> HttpResponse:
+    return _pins_changed(trigger_client_event(response, FACTS_CHANGED, after="settle"), fact)
+
+
+def _pins_changed(response: HttpResponse, fact: Fact | None) -> HttpResponse:
+    """A change to a pinned fact (its wording, audience, deletion or return) changes what the pinned block says."""
+    if fact is not None and fact.pinned:
+        trigger_client_event(response, PINS_CHANGED, after="settle")
+    return response
 
 
 def _fact_or_404(server: Server, number: int) -> Fact:
@@ -72,7 +85,7 @@ def fact_create_view(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
             fact = fact_create(
                 server=server, author=FactAuthor.staff(request.user), key=data["key"], content=data["content"],
                 scope=data["scope"], member_id=data["member_id"], confidence=data["confidence"],
-                importance=data["importance"], audience=audience,
+                importance=data["importance"], audience=audience, kind=data["kind"] or None,
                 # A staff fact records a channel only when it is for that channel.
                 source_channel_id=data["channel_id"].strip() if audience == Audience.CHANNEL else "",
             )
@@ -105,7 +118,7 @@ def fact_detail(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpRes
         try:
             fact = fact_update(fact=fact, actor=request.user, expected_version=data["version"], key=data["key"],
                                content=data["content"], confidence=data["confidence"],
-                               importance=data["importance"])
+                               importance=data["importance"], kind=data["kind"] or UNCHANGED)
         except FactConflict as stale:
             conflict = stale.current
         except FactGone as gone:
@@ -113,7 +126,7 @@ def fact_detail(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpRes
         except ValidationError as error:
             form.add_error(None, error)
         else:
-            return _row(request, fact, can_configure=True)
+            return _pins_changed(_row(request, fact, can_configure=True), fact)
     return render(request, "memory/_fact_edit_row.html",
                   {"fact": conflict or fact, "form": form, "conflict": conflict}, status=409 if conflict else 422)
 
@@ -141,7 +154,39 @@ def fact_audience(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpR
                    "asked": data.get("audience", "")}
         template = "memory/_fact_audience_row.html" if request.htmx else "memory/fact_audience_page.html"
         return render(request, template, context, status=422)
-    return _row(request, fact, can_configure=True, refocus="audience")
+    return _pins_changed(_row(request, fact, can_configure=True, refocus="audience"), fact)
+
+
+@panel_login_required
+@require_POST
+def fact_pin(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpResponse:
+    """Pin a fact (it goes into every reply, before the others, up to the pinned caps) or unpin it, with one click;
+    audited. From a row: the fresh row, and the pinned block reloads; from the pinned block: the block, and the list
+    reloads. A retracted fact, or a value that is neither, is refused with a sentence and nothing changes."""
+    server = server_for_configurer(request.user, guild_id)
+    fact = _fact_or_404(server, number)
+    form = FactPinForm(request.POST)
+    from_block = bool(request.htmx) and request.htmx.target == PINNED_BLOCK
+    error = "" if form.is_valid() else " ".join(form.errors["pinned"])
+    if not error:
+        try:
+            fact = fact_pin_set(fact=fact, pinned=form.cleaned_data["pinned"], actor=request.user)
+        except FactGone as gone:
+            raise Http404(str(gone)) from None
+        except ValidationError as refused:
+            error = " ".join(refused.messages)
+    if from_block:
+        response = render(request, "memory/_pinned_facts.html",
+                          {"server": server, "pinned": pinned_facts(server), "can_configure": True, "error": error},
+                          status=422 if error else 200)
+        return response if error else _facts_changed(response)
+    if error:
+        attach_audiences([fact])
+        context = {"fact": fact, "configurable_ids": {server.pk}, "refocus": "pin", "pin_error": error}
+        template = "memory/_fact_row.html" if request.htmx else "memory/fact_page.html"
+        return render(request, template, context, status=422)
+    response = _row(request, fact, can_configure=True, refocus="pin")
+    return trigger_client_event(response, PINS_CHANGED, after="settle")
 
 
 def _audience_confirmation(request: HtmxHttpRequest, fact: Fact, audience: str,
@@ -160,7 +205,7 @@ def fact_edit(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpRespo
     server = server_for_configurer(request.user, guild_id)
     fact = _fact_or_404(server, number)
     form = FactEditForm(initial={"key": fact.key, "content": fact.content, "confidence": fact.confidence,
-                                 "importance": fact.importance, "version": fact.version})
+                                 "importance": fact.importance, "kind": fact.kind, "version": fact.version})
     return render(request, "memory/_fact_edit_row.html", {"fact": fact, "form": form, "conflict": None})
 
 
@@ -176,7 +221,7 @@ def fact_delete_view(request: HtmxHttpRequest, guild_id: str, number: int) -> Ht
     fact_delete(fact=fact, actor=request.user)
     if not request.htmx:
         return redirect(f"{reverse('memory:page')}?server={server.guild_id}")
-    return _facts_changed(HttpResponse(""))
+    return _facts_changed(HttpResponse(""), fact)
 
 
 @panel_login_required
@@ -190,4 +235,5 @@ def fact_restore_view(request: HtmxHttpRequest, guild_id: str, number: int) -> H
         raise Http404(str(gone)) from None
     except ValidationError:
         pass  # already in force (restored by someone else): show it as it is
-    return _facts_changed(_row(request, _fact_or_404(server, number), can_configure=True))
+    restored = _fact_or_404(server, number)
+    return _facts_changed(_row(request, restored, can_configure=True), restored)

@@ -17,10 +17,11 @@ from memory.models import Audience, ForgetRequest, ForgetRequestStatus
 from memory.types import PROFILES, profile_for
 from teams.models import SNOWFLAKE_REGEX
 from teams.panel import HtmxHttpRequest, panel_login_required
-from teams.permissions import servers_configurable_by, servers_visible_to
+from teams.permissions import can_configure, server_for_viewer, servers_configurable_by, servers_visible_to
 
 from ..audiences import attach_audiences, directory_channels
 from ..forms import FactCreateForm
+from ..pinned import pinned_facts
 from .server_memory import summary_block_context
 
 SNOWFLAKE = re.compile(SNOWFLAKE_REGEX)
@@ -134,10 +135,22 @@ def memory_page(request: HtmxHttpRequest) -> HttpResponse:
             active_profile=profile_for(ai_settings.memory_type),
             profiles=PROFILES,
             create_form=FactCreateForm(),
+            pinned=pinned_facts(chosen),
             forget_requests_waiting=ForgetRequest.objects.filter(server=chosen,
                                                                  status=ForgetRequestStatus.OPEN).count(),
         )
     return render(request, "memory/memory_page.html", context)
+
+
+@panel_login_required
+@require_GET
+def pinned_block(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
+    """The server's pinned facts, in the order every reply takes them, and which ones the pinned caps leave out; the
+    memory page's block reloads from here after a pin changed."""
+    server = server_for_viewer(request.user, guild_id)
+    context = {"server": server, "pinned": pinned_facts(server), "can_configure": can_configure(request.user, server)}
+    template = "memory/_pinned_facts.html" if request.htmx else "memory/pinned_page.html"
+    return render(request, template, context)
 
 
 @panel_login_required

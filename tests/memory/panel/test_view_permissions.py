@@ -61,6 +61,8 @@ MATRIX: list[Route] = [
     Route("fact-delete", FACT_IN_FORCE, "POST", True, owner_status=302),
     Route("fact-restore", FACT_RETRACTED, "POST", True),
     Route("fact-audience", FACT_IN_FORCE, "POST", True, {"audience": "staff"}),
+    Route("fact-pin", FACT_IN_FORCE, "POST", True, {"pinned": "true"}),
+    Route("pinned", SERVER, "GET", False),
     Route("summary", SERVER, "GET", False),
     Route("summary", SERVER, "POST", True, {"content": "A friendly retro gaming server."}),
     Route("summary-edit", SERVER, "GET", True),
