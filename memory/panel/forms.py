@@ -175,6 +175,20 @@ class PurgeForm(forms.Form):
         return exchange_id
 
 
+def _range_input(name: str) -> forms.NumberInput:
+    setting = BY_NAME[name]
+    return forms.NumberInput(attrs={"min": f"{setting.low:g}", "max": f"{setting.high:g}"})
+
+
+def _half_life_field(kind: str, label: str, default: int) -> forms.IntegerField:
+    name = f"half_life_{kind}_days"
+    return forms.IntegerField(
+        required=False, label=f"Half-life of {label} (days)", widget=_range_input(name),
+        help_text=f"0–36500 (default {default}{', never ages' if not default else ''}): how many days it takes a "
+                  f"fact's recency to halve. 0: age never lowers it.",
+        error_messages={"invalid": BY_NAME[name].problem(None)})
+
+
 class AISettingsForm(forms.Form):
     max_injected_items = forms.IntegerField(label="Maximum injected memory items", help_text="1–1000.")
     weight_recency = forms.FloatField(label="Recency weight", help_text="0–10.")
@@ -197,7 +211,8 @@ class AISettingsForm(forms.Form):
                                                    "is read or written in threads.")
     remember_limit_per_hour = forms.IntegerField(
         required=False, label="Facts the bot may remember per member and hour",
-        help_text="0–10000 (default 20). A brake on one member flooding memory through the bot; staff are not limited.")
+        help_text="0–10000 (default 20). A brake on one member flooding memory through the bot; staff are not "
+                  "limited.")
     embedding_provider = forms.ChoiceField(choices=EmbeddingProviderChoice.choices, label="Embeddings (Semantic)",
                                            required=False,
                                            help_text="Changing it under Semantic re-embeds every fact, with progress "
@@ -217,9 +232,59 @@ class AISettingsForm(forms.Form):
         help_text="Either way the audit log records who asked; requests are listed on the Forget-me requests page.",
         error_messages={"invalid_choice": BY_NAME["forget_me_mode"].problem(None)})
 
+    # The context (issue 20): the speaker's share, the pinned caps, the character budget, how fast each kind ages,
+    # and the bot's persona. Like the two above, a page that does not send one leaves it as it is.
+    speaker_share = forms.FloatField(
+        required=False, label="Share of the slots for the speaker",
+        widget=forms.NumberInput(attrs={"min": 0, "max": 1, "step": 0.05}),
+        help_text="0–1 of Maximum injected memory items (default 0.25): facts about the member talking and the members "
+                  "they mention get that many slots first, chosen by the type's own order; fewer when they have fewer "
+                  "facts. The rest go to the general order.",
+        error_messages={"invalid": BY_NAME["speaker_share"].problem(None)})
+    pinned_max_items = forms.IntegerField(
+        required=False, label="Pinned facts in every reply, at most", widget=_range_input("pinned_max_items"),
+        help_text="0–200 (default 20). Pinned facts come first, outside Maximum injected memory items; past this cap "
+                  "the memory page says which do not fit.",
+        error_messages={"invalid": BY_NAME["pinned_max_items"].problem(None)})
+    pinned_max_chars = forms.IntegerField(
+        required=False, label="Characters of pinned facts, at most", widget=_range_input("pinned_max_chars"),
+        help_text="0–20000 (default 2000), counted as the fact lines the bot reads.",
+        error_messages={"invalid": BY_NAME["pinned_max_chars"].problem(None)})
+    max_memory_chars = forms.IntegerField(
+        required=False, label="Maximum memory characters", widget=_range_input("max_memory_chars"),
+        help_text="500–100000 (default 6000): the fact lines of a reply's memory block, pinned facts included. The "
+                  "block stops at the first fact that no longer fits, in the order the type chose, so the most useful "
+                  "facts are kept; each exchange records the facts it cut.",
+        error_messages={"invalid": BY_NAME["max_memory_chars"].problem(None)})
+    half_life_rule_days = _half_life_field("rule", "rules", 0)
+    half_life_lore_days = _half_life_field("lore", "lore", 0)
+    half_life_profile_days = _half_life_field("profile", "profiles", 0)
+    half_life_preference_days = _half_life_field("preference", "preferences", 180)
+    half_life_event_days = _half_life_field("event", "events", 30)
+    bot_name = forms.CharField(
+        required=False, label="The bot's name", widget=forms.TextInput(attrs={"autocomplete": "off"}),
+        help_text="1–80 characters, e.g. Pixel. Empty: the prompt keeps its usual wording.")
+    bot_description = forms.CharField(
+        required=False, label="Description", widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="At most 2000 characters: what the bot is and what it cares about, in your words.")
+    style_sample = forms.CharField(
+        required=False, label="Style sample", widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="At most 2000 characters: a short reply in the voice the community wants. The bot reads it as an "
+                  "example of tone, not as something to repeat.")
+
+    CONTEXT_SETTINGS = ("speaker_share", "pinned_max_items", "pinned_max_chars", "max_memory_chars",
+                        *(f"half_life_{kind}_days" for kind in Kind.values), "bot_name", "bot_description",
+                        "style_sample")
+    PERSONA_SETTINGS = ("bot_name", "bot_description", "style_sample")
+
+    def context_settings(self) -> dict[str, object]:
+        """The context settings this page sent (valid form only), to save; those it did not send stay as they are."""
+        return {name: self.cleaned_data[name] for name in self.CONTEXT_SETTINGS if name in self.data}
+
     @staticmethod
     def initial_from(ai_settings: AISettings) -> dict:
         return {
+            **{name: getattr(ai_settings, name) for name in AISettingsForm.CONTEXT_SETTINGS},
             "max_injected_items": ai_settings.max_injected_items,
             "weight_recency": ai_settings.weight_recency,
             "weight_importance": ai_settings.weight_importance,
@@ -244,9 +309,14 @@ class AISettingsForm(forms.Form):
         """The service's own checks, beside each field and together with every other error of the page (an
         endpoint form that is wrong too must not hide these until it is corrected)."""
         cleaned = super().clean()
-        for name in ("exchange_log_days", "forget_me_mode"):
+        numbers = [name for name in self.CONTEXT_SETTINGS if name not in self.PERSONA_SETTINGS]
+        for name in ("exchange_log_days", "forget_me_mode", *numbers):
             if name in self.data and cleaned.get(name) in (None, "") and name not in self.errors:
                 self.add_error(name, BY_NAME[name].problem(None))
+        context = {name: cleaned.get(name) for name in self.CONTEXT_SETTINGS
+                   if name in self.data and name not in self.errors and cleaned.get(name) is not None}
+        for field, message in ai_settings_problems(**context).items():  # told even when the fields below are not
+            self.add_error(field, message)
         if any(name in self.errors for name in ("max_injected_items", "weight_recency", "weight_importance",
                                                  "weight_relevance", "remember_limit_per_hour")):
             return cleaned  # not numbers at all: Django's own messages say so

@@ -79,6 +79,7 @@ def _save(request, server, form: AISettingsForm, endpoint_forms) -> None:
         remember_limit_per_hour=data["remember_limit_per_hour"],
         exchange_log_days=data["exchange_log_days"],  # None (not sent): unchanged
         forget_me_mode=data["forget_me_mode"] or None,
+        **form.context_settings(),  # those the page did not send: unchanged
     )
     for purpose, _, endpoint_form, endpoint in endpoint_forms:
         cleaned = endpoint_form.cleaned_data
