@@ -237,9 +237,9 @@ class AISettingsForm(forms.Form):
     speaker_share = forms.FloatField(
         required=False, label="Share of the slots for the speaker",
         widget=forms.NumberInput(attrs={"min": 0, "max": 1, "step": 0.05}),
-        help_text="0–1 of Maximum injected memory items (default 0.25): facts about the member talking and the members "
-                  "they mention get that many slots first, chosen by the type's own order; fewer when they have fewer "
-                  "facts. The rest go to the general order.",
+        help_text="0–1 of Maximum injected memory items (default 0.25): facts about the member talking and the "
+                  "members they mention get that many slots first, chosen by the type's own order; fewer when they "
+                  "have fewer facts. The rest go to the general order.",
         error_messages={"invalid": BY_NAME["speaker_share"].problem(None)})
     pinned_max_items = forms.IntegerField(
         required=False, label="Pinned facts in every reply, at most", widget=_range_input("pinned_max_items"),
