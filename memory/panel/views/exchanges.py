@@ -17,6 +17,7 @@ from memory.models import ModelPurpose
 from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_configurer, server_for_viewer
 
+from ..exchange_context import injected_facts
 from ..forms import PlaygroundForm
 
 EXCHANGE_PAGE_SIZE = 25
@@ -38,6 +39,8 @@ def exchange_list(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
     except (ValueError, OverflowError):
         before = ""
     rows = list(exchanges[: EXCHANGE_PAGE_SIZE + 1])
+    for exchange in rows[:EXCHANGE_PAGE_SIZE]:
+        exchange.injected = injected_facts(exchange, server)
     context = {
         "server": server,
         "exchanges": rows[:EXCHANGE_PAGE_SIZE],
@@ -59,6 +62,7 @@ def exchange_detail(request: HtmxHttpRequest, guild_id: str, exchange_id) -> Htt
         raise Http404("No such exchange.")
     # How long its words were kept, when they were removed (AISettings.exchange_log_days, memory.bot.retention).
     kept_days = (exchange.trimmed_at - exchange.created_at).days if exchange.trimmed_at else None
+    exchange.injected = injected_facts(exchange, server)
     return render(request, "memory/exchange_page.html",
                   {"server": server, "exchange": exchange, "channels": channel_names(server), "kept_days": kept_days,
                    "can_configure": can_configure(request.user, server)})
@@ -87,5 +91,7 @@ def playground(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
                 context.update(exchange=failed.exchange, failure=failed.reason)
         else:
             context["exchange"] = exchange_open(server=server, message=message, source="playground").exchange
+    if "exchange" in context:
+        context["exchange"].injected = injected_facts(context["exchange"], server)
     template = "memory/_playground_result.html" if request.htmx else "memory/playground_page.html"
     return render(request, template, context, status=422 if form.errors else 200)
