@@ -1,6 +1,6 @@
-"""Django admin for raw memory data: facts (with who may see them and where they were learned), summaries, AI
-settings, model endpoints (keys never shown) and members' forget-me requests (read-only), and the Server admin of
-teams extended so that deleting a server wipes its memory first."""
+"""Django admin for raw memory data: facts (with who may see them, where they were learned, their kind and pin),
+summaries, AI settings, model endpoints (keys never shown), the member directory and members' forget-me requests
+(read-only), and the Server admin of teams extended so that deleting a server wipes its memory first."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from memory.facts.services import (
     FactAuthor,
     FactConflict,
     FactGone,
+    default_kind,
     fact_create,
     fact_update,
     validate_channel_id,
@@ -28,6 +29,8 @@ from memory.models import (
     Exchange,
     Fact,
     ForgetRequest,
+    Kind,
+    Member,
     ModelEndpoint,
     Scope,
     Summary,
@@ -37,11 +40,12 @@ from teams.admin import ServerAdmin
 from teams.models import Server
 
 # What admin may write on a fact, through the same services as the panel (numbers, versions, audit rows,
-# re-embedding); windows, authors, links and the audience change through the panel's own flows, where they are
-# audited (a widening of a fact learned in a private channel is confirmed there first).
-FACT_ADD_FIELDS = ["server", "key", "content", "scope", "member_id", "confidence", "importance", "audience",
+# re-embedding); windows, authors, links, the audience and the pin change through the panel's own flows, where they
+# are audited (a widening of a fact learned in a private channel is confirmed there first; a pin shows on the memory
+# page whether it fits the pinned caps).
+FACT_ADD_FIELDS = ["server", "key", "content", "scope", "member_id", "kind", "confidence", "importance", "audience",
                    "source_channel_id"]
-FACT_EDITABLE_FIELDS = ["key", "content", "confidence", "importance"]
+FACT_EDITABLE_FIELDS = ["key", "content", "kind", "confidence", "importance"]
 
 
 class FactAdminForm(forms.ModelForm):
@@ -49,6 +53,9 @@ class FactAdminForm(forms.ModelForm):
 
     # The version the form was opened at: an edit made meanwhile (panel, bot) is not overwritten unseen.
     expected_version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    # Empty when adding: what the fact is about decides (a profile for a member, lore otherwise), as on the panel.
+    kind = forms.ChoiceField(choices=[("", "— by what it is about (lore; a profile for a member)"), *Kind.choices],
+                             required=False)
 
     class Meta:
         model = Fact
@@ -58,6 +65,8 @@ class FactAdminForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         if self.instance.pk and "expected_version" in self.fields:
             self.fields["expected_version"].initial = self.instance.version
+        if self.instance.pk and "kind" in self.fields:
+            self.fields["kind"].choices = Kind.choices  # a fact has a kind: not sent, it stays as it is
 
     def clean(self):
         cleaned = super().clean()
@@ -67,6 +76,8 @@ class FactAdminForm(forms.ModelForm):
             if now_at != opened_at:
                 raise ValidationError("Someone changed this fact since you opened it; nothing was saved. Open it "
                                       "again to see what it holds now.")
+        if "kind" in self.fields and not cleaned.get("kind") and "kind" not in self.errors:
+            cleaned["kind"] = self.instance.kind if self.instance.pk else default_kind(cleaned.get("scope", ""))
         checks = {"key": validate_key, "content": validate_content,
                   "confidence": lambda value: validate_unit_interval(value, "confidence"),
                   "importance": lambda value: validate_unit_interval(value, "importance", allow_none=True)}
@@ -107,9 +118,9 @@ class SourceChannelFilter(admin.SimpleListFilter):
 @admin.register(Fact)
 class FactAdmin(admin.ModelAdmin):
     form = FactAdminForm
-    list_display = ["number", "server", "key", "short_content", "scope", "member_id", "audience", "source_channel_id",
-                    "confidence", "importance", "author_kind", "changed_at", "retracted_at"]
-    list_filter = ["server", "scope", "audience", SourceChannelFilter, "author_kind",
+    list_display = ["number", "server", "key", "short_content", "kind", "pinned", "scope", "member_id", "audience",
+                    "source_channel_id", "confidence", "importance", "author_kind", "changed_at", "retracted_at"]
+    list_filter = ["server", "kind", "pinned", "scope", "audience", SourceChannelFilter, "author_kind",
                    ("retracted_at", admin.EmptyFieldListFilter)]
     search_fields = ["key", "content", "member_id", "=number", "=source_channel_id"]
     list_select_related = ["server"]
@@ -130,7 +141,8 @@ class FactAdmin(admin.ModelAdmin):
             created = fact_create(server=obj.server, author=FactAuthor.staff(request.user), key=obj.key,
                                   content=obj.content, scope=obj.scope, member_id=obj.member_id,
                                   confidence=obj.confidence, importance=obj.importance, audience=obj.audience,
-                                  source_channel_id=obj.source_channel_id.strip())
+                                  source_channel_id=obj.source_channel_id.strip(),
+                                  kind=obj.kind)
             for field in Fact._meta.concrete_fields:  # admin goes on with `obj` (its link, the log entry)
                 setattr(obj, field.attname, getattr(created, field.attname))
             return
@@ -138,7 +150,8 @@ class FactAdmin(admin.ModelAdmin):
             opened_at = form.cleaned_data.get("expected_version")
             saved = fact_update(fact=obj, actor=request.user,
                                 expected_version=obj.version if opened_at is None else opened_at, key=obj.key,
-                                content=obj.content, confidence=obj.confidence, importance=obj.importance)
+                                content=obj.content, confidence=obj.confidence, importance=obj.importance,
+                                kind=obj.kind)
         except FactConflict as conflict:
             self.message_user(request, f"{conflict} Nothing was saved; open it again to see what it holds now.",
                               messages.ERROR)
@@ -227,6 +240,23 @@ class ChannelAdmin(admin.ModelAdmin):
     list_display = ["name", "channel_id", "server", "is_thread", "parent_id", "reported_at"]
     list_filter = ["server", "is_thread"]
     search_fields = ["name", "=channel_id"]
+
+
+@admin.register(Member)
+class MemberAdmin(admin.ModelAdmin):
+    """The member directory (display names as last reported, for "about Paul (222)"); read-only: the bot keeps it."""
+
+    list_display = ["display_name", "member_id", "server", "seen_at"]
+    list_filter = ["server"]
+    search_fields = ["display_name", "=member_id"]
+    list_select_related = ["server"]
+    show_full_result_count = False
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(ForgetRequest)

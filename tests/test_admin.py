@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from memory.configuration.directory import ReportedChannel, channels_report
+from memory.configuration.directory import ReportedChannel, SeenMember, channels_report, members_seen
 from memory.facts.forget_requests import forget_me
+from memory.facts.services import fact_pin_set
 from memory.models import Audience, Fact, ForgetRequest
 from teams.models import AuditEntry, BotToken, Membership
 from teams.permissions import servers_visible_to
@@ -17,7 +18,7 @@ CHANGELISTS = [
     "/admin/teams/team/", "/admin/teams/membership/", "/admin/teams/server/", "/admin/teams/bottoken/",
     "/admin/teams/auditentry/", "/admin/memory/fact/", "/admin/memory/summary/", "/admin/memory/aisettings/",
     "/admin/memory/modelendpoint/", "/admin/memory/exchange/", "/admin/memory/channel/",
-    "/admin/memory/forgetrequest/",
+    "/admin/memory/forgetrequest/", "/admin/memory/member/",
 ]
 
 
@@ -198,3 +199,57 @@ def test_forget_requests_are_read_only_in_admin(admin_client, server):
     assert admin_client.post(f"/admin/memory/forgetrequest/{request.pk}/change/", {"status": "wiped"}).status_code \
         == 403
     assert ForgetRequest.objects.get(pk=request.pk).status == "open"
+
+
+# Kinds and pins (issue 20) -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("scope, member_id, kind, expected", [
+    ("server", "", "", "lore"), ("member", "200000000000000011", "", "profile"), ("server", "", "rule", "rule"),
+], ids=["server fact by default", "member fact by default", "chosen"])
+def test_adding_a_fact_in_admin_gives_it_a_kind(admin_client, server, scope, member_id, kind, expected):
+    response = admin_client.post("/admin/memory/fact/add/", {
+        "server": server.pk, "key": "rules", "content": "Be kind.", "scope": scope, "member_id": member_id,
+        "kind": kind, "confidence": "1", "importance": "", "audience": "server", "source_channel_id": ""})
+    assert response.status_code == 302, response.content[:2000]
+    assert Fact.objects.get(server=server, key="rules").kind == expected
+
+
+def test_an_unknown_kind_is_refused_in_admin_and_nothing_is_stored(admin_client, server):
+    response = admin_client.post("/admin/memory/fact/add/", {
+        "server": server.pk, "key": "rules", "content": "Be kind.", "scope": "server", "member_id": "",
+        "kind": "gossip", "confidence": "1", "importance": "", "audience": "server", "source_channel_id": ""})
+    assert response.status_code == 200
+    assert "kind" in response.context["adminform"].form.errors
+    assert not Fact.objects.filter(server=server).exists()
+
+
+def test_an_admin_edit_changes_the_kind_and_one_without_it_keeps_it(admin_client, server):
+    fact = make_fact(server, key="theme", content="Retro gaming.")
+    edit = {"key": "theme", "content": "Retro gaming.", "confidence": "1", "importance": ""}
+    admin_client.post(f"/admin/memory/fact/{fact.pk}/change/", {**edit, "kind": "event", "expected_version": "1"})
+    assert Fact.objects.get(pk=fact.pk).kind == "event"
+    admin_client.post(f"/admin/memory/fact/{fact.pk}/change/", {**edit, "content": "Retro.", "expected_version": "2"})
+    fact = Fact.objects.get(pk=fact.pk)
+    assert (fact.kind, fact.content) == ("event", "Retro.")
+
+
+def test_the_fact_list_shows_and_filters_kind_and_pin_but_a_pin_changes_on_the_memory_page(admin_client, server,
+                                                                                         owner):
+    pinned = fact_pin_set(fact=make_fact(server, key="no_public_support", content="No support in public.",
+                                         kind="rule"), pinned=True, actor=owner)
+    make_fact(server, key="raid_time", content="Raids at 8.", kind="event")
+    page = admin_client.get("/admin/memory/fact/").content.decode()
+    assert "column-kind" in page and "column-pinned" in page
+    rules = admin_client.get("/admin/memory/fact/", {"kind__exact": "rule"}).content.decode()
+    assert "no_public_support" in rules and "raid_time" not in rules
+    only_pinned = admin_client.get("/admin/memory/fact/", {"pinned__exact": "1"}).content.decode()
+    assert "no_public_support" in only_pinned and "raid_time" not in only_pinned
+    change = admin_client.get(f"/admin/memory/fact/{pinned.pk}/change/").content.decode()
+    assert 'name="pinned"' not in change
+
+
+def test_the_member_directory_is_read_only_in_admin(admin_client, server):
+    members_seen(server=server, members=[SeenMember("200000000000000011", "Paul")])
+    assert "Paul" in admin_client.get("/admin/memory/member/").content.decode()
+    assert admin_client.get("/admin/memory/member/add/").status_code == 403
