@@ -10,10 +10,13 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from memory.bot.exchanges import IncomingMessage, exchange_open
+from memory.bot.prompt import system_prompt
 from memory.bot.reply import ReplyFailed, reply_to_message
 from memory.bot.selectors import exchanges_for_server
 from memory.configuration.selectors import channel_names, model_endpoints_for_server
-from memory.models import ModelPurpose
+from memory.models import Exchange, ModelPurpose
+from memory.types import profile_for
+from teams.models import Server
 from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_configurer, server_for_viewer
 
@@ -93,5 +96,13 @@ def playground(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
             context["exchange"] = exchange_open(server=server, message=message, source="playground").exchange
     if "exchange" in context:
         context["exchange"].injected = injected_facts(context["exchange"], server)
+        context["system_prompt"] = playground_system_prompt(server, context["exchange"])
     template = "memory/_playground_result.html" if request.htmx else "memory/playground_page.html"
     return render(request, template, context, status=422 if form.errors else 200)
+
+
+def playground_system_prompt(server: Server, exchange: Exchange) -> str:
+    """The system prompt the reply model got for this exchange (or would get, without a reply model): the reply
+    pipeline's own prompt (memory.bot.prompt) around the memory block the exchange recorded."""
+    return system_prompt(server.name, profile_for(exchange.memory_type), exchange.memory_block,
+                         can_search=exchange.can_search)
