@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from memory.bot.prompt import fact_line
 from memory.configuration.selectors import ai_settings_for_server
 from memory.models import Audience, Fact
 from memory.retrieval.audience import Reader, visible_to
@@ -23,7 +22,7 @@ EVERY_CHANNEL = "every channel"
 
 @dataclass
 class PinnedRow:
-    """One pinned fact in force, its line's length in the memory block, and the places where the caps cut it."""
+    """One pinned fact in force, the characters it counts against the caps, and the places where the caps cut it."""
 
     fact: Fact
     characters: int
@@ -48,31 +47,27 @@ class PinnedFacts:
     def cut(self) -> list[PinnedRow]:
         return [row for row in self.rows if row.cut_in]
 
-    @property
-    def handed_characters(self) -> int:
-        """The characters of the pinned facts a channel that sees only the server's facts gets."""
-        return sum(row.characters for row in self.rows
-                   if row.fact.audience == Audience.SERVER and EVERY_CHANNEL not in row.cut_in)
+
+
+# Until branch i20-t lands here: memory.retrieval.context's PINNED_ORDER and pinned_that_fit, which every context
+# takes its pinned facts by (the oldest change first; stop at the first whose content no longer fits).
+PINNED_ORDER = ("changed_at", "id")
+
+
+def pinned_that_fit(pinned: list[Fact], max_items: int, max_chars: int) -> int:
+    kept, chars = 0, 0
+    for fact in pinned[:max_items]:
+        chars += len(fact.content)
+        if chars > max_chars:
+            break
+        kept += 1
+    return kept
 
 
 def pinned_in_force(server: Server) -> list[Fact]:
-    """The server's pinned facts in force, in the order the context takes them (newest change first: the order of
-    the fact_pinned_in_force index)."""
+    """The server's pinned facts in force, in the order every context takes them."""
     return list(Fact.objects.filter(server=server, pinned=True, retracted_at__isnull=True)
-                .select_related("server", "author_user", "superseded_by").order_by("-changed_at", "-id"))
-
-
-def within_caps(facts: list[Fact], lengths: dict[int, int], *, max_items: int, max_chars: int) -> set[int]:
-    """The ids of the facts, in their order, that the caps take: the walk stops at the first fact that no longer fits
-    (as the character budget of the whole block does), so an earlier pin is never pushed out by a later one."""
-    taken: set[int] = set()
-    characters = 0
-    for fact in facts:
-        if len(taken) >= max_items or characters + lengths[fact.pk] > max_chars:
-            break
-        taken.add(fact.pk)
-        characters += lengths[fact.pk]
-    return taken
+                .select_related("server", "author_user", "superseded_by").order_by(*PINNED_ORDER))
 
 
 def pinned_facts(server: Server) -> PinnedFacts:
@@ -81,8 +76,7 @@ def pinned_facts(server: Server) -> PinnedFacts:
     ai_settings = ai_settings_for_server(server)
     facts = pinned_in_force(server)
     attach_audiences(facts)
-    lengths = {fact.pk: len(fact_line(fact)) + 1 for fact in facts}  # the line and its newline
-    rows = {fact.pk: PinnedRow(fact=fact, characters=lengths[fact.pk]) for fact in facts}
+    rows = {fact.pk: PinnedRow(fact=fact, characters=len(fact.content)) for fact in facts}
     places = [(EVERY_CHANNEL, Reader.any_channel())]
     places += [(fact.source_label, Reader(fact.source_channel_id)) for fact in facts
                if fact.audience == Audience.CHANNEL]
@@ -92,10 +86,8 @@ def pinned_facts(server: Server) -> PinnedFacts:
             continue
         seen.add(label)
         visible = [fact for fact in facts if visible_to(fact, reader)]
-        taken = within_caps(visible, lengths, max_items=ai_settings.pinned_max_items,
-                            max_chars=ai_settings.pinned_max_chars)
-        for fact in visible:
-            if fact.pk not in taken:
-                rows[fact.pk].cut_in.append(label)
+        kept = pinned_that_fit(visible, ai_settings.pinned_max_items, ai_settings.pinned_max_chars)
+        for fact in visible[kept:]:
+            rows[fact.pk].cut_in.append(label)
     return PinnedFacts(rows=list(rows.values()), max_items=ai_settings.pinned_max_items,
                        max_chars=ai_settings.pinned_max_chars)

@@ -159,11 +159,11 @@ def _pinned(server, actor, count: int, *, content: str = "Rule number {i} of the
     return facts
 
 
-def test_the_block_lists_pinned_facts_in_the_order_replies_take_them_newest_change_first(owner, server):
+def test_the_block_lists_pinned_facts_in_the_order_replies_take_them_oldest_change_first(owner, server):
     facts = _pinned(server, owner, 3)
     block = block_of(logged_in_client(owner).get(pinned_url(server), headers=HTMX).content.decode())
     positions = [block.index(f">rule_{i}<") for i in range(3)]
-    assert positions == sorted(positions, reverse=True)
+    assert positions == sorted(positions)
     assert all(f"#{fact.number}" in block for fact in facts)
 
 
@@ -171,31 +171,36 @@ def test_past_the_pinned_item_cap_the_block_says_which_facts_do_not_fit(owner, s
     facts = _pinned(server, owner, 4)
     ai_settings_update(server=server, actor=owner, pinned_max_items=2)
     block = block_of(logged_in_client(owner).get(pinned_url(server), headers=HTMX).content.decode())
-    assert "2 pinned facts do not fit the pinned caps and are left out:" in block
-    # newest change first: the two oldest are cut
-    assert f"#{facts[0].number}</a> (in every reply)" in block
-    assert f"#{facts[1].number}</a> (in every reply)" in block
-    assert block.count("does not fit in any reply") == 2
+    assert "2 pinned facts do not fit the pinned caps:" in block
+    # the oldest change first: the two newest are past the caps
+    assert f"#{facts[2].number}</a> (in every reply)" in block
+    assert f"#{facts[3].number}</a> (in every reply)" in block
+    assert "They are not handed first; like any other fact they may still come in" in block
+    assert block.count(">past the caps</span>") == 2
 
 
 def test_past_the_pinned_character_cap_the_first_fact_that_no_longer_fits_and_those_after_it_are_cut(owner, server):
-    facts = _pinned(server, owner, 3, content="x" * 300 + " {i}")
+    facts = _pinned(server, owner, 4, content="x" * 300 + " {i}")
+    short = _pinned(server, owner, 1, content="Short.")[0]  # would fit, but comes after the first that does not
     ai_settings_update(server=server, actor=owner, pinned_max_chars=700)
     block = block_of(logged_in_client(owner).get(pinned_url(server), headers=HTMX).content.decode())
-    assert "1 pinned fact does not fit the pinned caps and is left out:" in block
-    assert f"#{facts[0].number}</a> (in every reply)" in block
+    assert "3 pinned facts do not fit the pinned caps:" in block
+    assert f"#{facts[0].number}</a> (in every reply)" not in block
+    assert all(f"#{fact.number}</a> (in every reply)" in block for fact in (facts[2], facts[3], short))
 
 
 def test_a_pinned_fact_for_one_channel_counts_against_the_caps_only_there(owner, server):
-    older = _pinned(server, owner, 1)[0]
+    now = timezone.now()
     channel_fact = make_fact(server, key="mods_rule", content="Mods answer within a day.", kind="rule",
-                             audience=Audience.CHANNEL, source_channel_id="333", author=FactAuthor.staff(owner))
+                             audience=Audience.CHANNEL, source_channel_id="333", author=FactAuthor.staff(owner),
+                             created_at=now - timedelta(days=9))
     fact_pin_set(fact=channel_fact, pinned=True, actor=owner)
+    server_fact = _pinned(server, owner, 1)[0]  # changed later: after the channel's pin in channel 333
     ai_settings_update(server=server, actor=owner, pinned_max_items=1)
     block = block_of(logged_in_client(owner).get(pinned_url(server), headers=HTMX).content.decode())
-    assert f"#{older.number}</a> (in channel 333)" in block  # cut only where the newer channel pin comes first
-    assert "does not fit in channel 333" in block
-    assert "(in every reply)" not in block and "does not fit in any reply" not in block
+    assert f"#{server_fact.number}</a> (in channel 333)" in block  # it fits in every other channel
+    assert ">past the caps in channel 333</span>" in block
+    assert "(in every reply)" not in block and ">past the caps</span>" not in block
 
 
 def test_a_staff_only_pinned_fact_is_said_never_to_be_in_a_reply(owner, server):
@@ -203,7 +208,7 @@ def test_a_staff_only_pinned_fact_is_said_never_to_be_in_a_reply(owner, server):
     fact_pin_set(fact=fact, pinned=True, actor=owner)
     block = block_of(logged_in_client(owner).get(pinned_url(server), headers=HTMX).content.decode())
     assert "staff only: never in a reply" in block
-    assert "do not fit" not in block
+    assert "not fit" not in block
 
 
 def test_editing_or_deleting_a_pinned_fact_reloads_the_pinned_block(owner, server):
