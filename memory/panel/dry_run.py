@@ -16,7 +16,7 @@ from memory.clients.embeddings import LocalProvider
 from memory.configuration.selectors import ai_settings_for_server
 from memory.facts.listing import search_query_for
 from memory.indexing.vectors import EMBED_BATCH, facts_needing_embedding, provider_for
-from memory.models import Fact, FactEmbedding
+from memory.models import AISettings, Fact, FactEmbedding, Kind
 from memory.retrieval.audience import Reader
 from memory.retrieval.context import context_strategy, message_relevance
 from memory.retrieval.ranking import ScoredFact, Weights, microseconds, rank_top, scored_fact
@@ -49,6 +49,7 @@ class SlotChanges:
     losers: list[SlotFact] = field(default_factory=list)
     kept: int = 0  # facts in the context under both
     cut: float | None = None  # the lowest score that still gets a slot under Ranked
+    half_lives: str = ""  # how fast age lowers recency, by kind (half_lives_sentence)
 
     @property
     def tables(self) -> list[tuple[str, list[SlotFact]]]:
@@ -77,7 +78,7 @@ def ranked_slot_changes(server: Server, message: str) -> SlotChanges:
     current = profile_for(ai_settings.memory_type)
     if current.context_order == ContextOrder.BEST_SCORE:
         return SlotChanges(message=message, slots=ai_settings.max_injected_items, current_label=current.label,
-                           same_strategy=True)
+                           same_strategy=True, half_lives=half_lives_sentence(ai_settings))
     reader = Reader.any_channel()  # the facts every channel may see: no channel's own, no staff-only ones
     now, weights = timezone.now(), Weights.of(ai_settings)
     relevance = message_relevance(server, message, reader=reader).by_fact
@@ -103,13 +104,29 @@ def ranked_slot_changes(server: Server, message: str) -> SlotChanges:
         losers=sorted(losers, key=lambda loser: loser.scored.score, reverse=True),
         kept=len(current_ids) - len(loser_ids),
         cut=ranked.facts[-1].score if ranked.facts else None,
+        half_lives=half_lives_sentence(ai_settings),
     )
+
+
+KIND_PLURALS = {Kind.RULE: "rules", Kind.LORE: "lore", Kind.PROFILE: "profiles", Kind.PREFERENCE: "preferences",
+                Kind.EVENT: "events"}
+
+
+def half_lives_sentence(ai_settings: AISettings) -> str:
+    """How fast age lowers recency for each kind on this server (AI settings), in one sentence."""
+    parts = []
+    for kind, plural in KIND_PLURALS.items():
+        days = getattr(ai_settings, f"half_life_{kind}_days")
+        parts.append(f"{plural} never" if not days else f"{plural} every {days:,} day{'' if days == 1 else 's'}")
+    return (f"Recency halves by kind (AI settings, half-lives): {', '.join(parts)}; “never”: age is no reason to "
+            "forget.")
 
 
 def _ranked_numbers(server: Server, in_force: int) -> list[str]:
     scored = Fact.objects.filter(server=server, retracted_at__isnull=True, importance__isnull=False).count()
     return [f"{scored:,} of {in_force:,} facts in force already have an importance score; the other "
-            f"{in_force - scored:,} count as middling (0.5) until the model or staff rate them."]
+            f"{in_force - scored:,} count as middling (0.5) until the model or staff rate them.",
+            half_lives_sentence(ai_settings_for_server(server))]
 
 
 def _archive_numbers(server: Server, facts: int) -> list[str]:

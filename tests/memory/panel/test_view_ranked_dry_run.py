@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from memory.configuration.services import ai_settings_update
 from memory.models import Exchange, Fact, MemoryType
 from tests.conftest import logged_in_client
 from tests.factories import make_fact
@@ -164,4 +165,18 @@ def test_the_memory_types_page_explains_how_ranked_scores_a_fact(member):
     page = html.unescape(logged_in_client(member).get(reverse("memory:types-doc")).content.decode())
     section = page[page.index('id="ranking"'):]
     assert "score = confidence × (w_rec·recency + w_imp·importance + w_rel·relevance)" in section
-    assert "halves every 30 days" in section and "An unscored fact counts as 0.5" in section
+    assert "halves every half-life of the fact's kind" in section and "An unscored fact counts as 0.5" in section
+    assert "rules, lore and profiles never age" in section and "events every 30 days" in section
+
+
+def test_the_ranked_card_and_its_tables_say_the_half_lives_of_this_server(member, owner, server, memory):
+    ai_settings_update(server=server, actor=owner, half_life_event_days=7, half_life_lore_days=365)
+    page = html.unescape(logged_in_client(member).get(reverse("memory:memory-type",
+                                                              args=[server.guild_id])).content.decode())
+    sentence = ("Recency halves by kind (AI settings, half-lives): rules never, lore every 365 days, profiles never, "
+                "preferences every 180 days, events every 7 days; “never”: age is no reason to forget.")
+    assert sentence in ranked_card(page)
+    assert sentence in below_the_cards(page)
+    fragment = html.unescape(sample(logged_in_client(member), server, "spoilers", **HTMX).content.decode())
+    assert sentence in fragment
+    assert 'class="badge badge-kind kind-lore"' in fragment  # each fact says its kind: it decides its recency
