@@ -38,10 +38,10 @@ def ranked_memory(server):
     return facts
 
 
-def test_the_best_scored_facts_fill_the_slots_best_first(api, server, ranked_memory):
+def test_the_best_scored_facts_fill_the_slots_and_are_shown_oldest_first(api, server, ranked_memory):
     body = api.context(server, content="hi all")
     assert body["memory_type"] == "ranked" and body["can_search"] is True
-    assert [fact["key"] for fact in body["facts"]] == ["rule_spoilers", "chat_new", "chat_old"]
+    assert [fact["key"] for fact in body["facts"]] == ["rule_spoilers", "chat_old", "chat_new"]
 
 
 def test_a_message_about_an_old_fact_brings_it_in_first(api, server, ranked_memory):
@@ -58,11 +58,12 @@ def test_a_doubtful_fact_stays_out_though_it_is_new_and_rated_important(api, ser
 def test_the_prompt_holds_one_numbered_line_per_fact_in_the_same_order(api, server, ranked_memory):
     body = api.context(server, content="hi all")
     fact_lines = [line for line in body["prompt"].splitlines() if line.startswith("[#")]
-    assert fact_lines == [f"[#{fact['number']}] {fact['key']}: {fact['content']}" for fact in body["facts"]]
+    assert fact_lines == [f"[#{fact['number']}] ({fact['changed_at'][:10]}) {fact['key']}: {fact['content']}"
+                          for fact in body["facts"]]
     assert f"Summary: {SUMMARY}" in body["prompt"]
 
 
-def test_the_exchange_records_the_numbers_shown_in_rank_order(api, server, ranked_memory):
+def test_the_exchange_records_the_numbers_shown_as_the_block_lists_them(api, server, ranked_memory):
     body = api.context(server, content="When is Paul's birthday?")
     exchange = Exchange.objects.get(pk=body["exchange"])
     assert exchange.memory_type == "ranked"
@@ -74,8 +75,9 @@ def test_the_exchange_records_the_numbers_shown_in_rank_order(api, server, ranke
 def test_the_weights_of_the_ai_settings_decide(api, server, ranked_memory):
     configure(server, weight_recency=10.0, weight_importance=0.0, weight_relevance=0.0)
     body = api.context(server, content="When is Paul's birthday?")
-    # Newest first; the rumour changed five minutes ago, but its confidence of 0.1 keeps it out.
-    assert [fact["key"] for fact in body["facts"]] == ["chat_new", "chat_old", "rule_spoilers"]
+    # The newest win; the rumour changed five minutes ago, but its confidence of 0.1 keeps it out, and the birthday
+    # the message is about is too old.
+    assert [fact["key"] for fact in body["facts"]] == ["rule_spoilers", "chat_old", "chat_new"]
 
 
 def test_asking_for_ranked_context_changes_no_fact(api, server, ranked_memory):
