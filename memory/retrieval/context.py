@@ -18,7 +18,7 @@ from teams.models import Server
 
 from .audience import POSITIONAL, Reader, visible_sql
 from .fusion import hybrid_ids
-from .ranking import RELEVANCE_DEPTH, Weights, rank_top, relevance_by_position
+from .ranking import RELEVANCE_DEPTH, HalfLives, Weights, rank_top, relevance_by_position
 from .shown_facts import CONTEXT_COLUMNS, facts_from_rows
 from .words import search_word_ids
 
@@ -83,7 +83,7 @@ def best_scored(server: Server, ai_settings: AISettings, message: str, reader: R
     fill the slots, best first (memory/retrieval/ranking/)."""
     relevance = message_relevance(server, message, ai_settings, reader=reader)
     ranked = rank_top(server.pk, Weights.of(ai_settings), ai_settings.max_injected_items, relevance.by_fact,
-                      timezone.now(), columns=_RANKED_COLUMNS, reader=reader)
+                      timezone.now(), columns=_RANKED_COLUMNS, reader=reader, half_lives=HalfLives.of(ai_settings))
     facts = [loaded_instance(Fact, _RANKED_ATTNAMES,
                              [fact.id, *ranked.columns[fact.id], fact.confidence, fact.changed_at])
              for fact in ranked.facts]
