@@ -34,7 +34,7 @@ from teams.models import Server
 
 from .audience import Reader, visible_sql
 from .fusion import hybrid_ids
-from .ranking import RELEVANCE_DEPTH, Weights, rank_top, relevance_by_position
+from .ranking import RELEVANCE_DEPTH, HalfLives, Weights, rank_top, relevance_by_position
 from .shown_facts import CONTEXT_COLUMNS, newest_facts_from_json
 from .words import search_word_ids
 
@@ -234,11 +234,11 @@ def _ranked(server: Server, ai_settings: AISettings, limit: int, relevance: Rele
     `exclude_ids`, best first; the names of the members they are about go into `names`."""
     if limit <= 0:
         return []
-    excluded = set(exclude_ids)  # until ranking takes exclude_ids and only_members (branch i20-k)
-    ranked = rank_top(server.pk, Weights.of(ai_settings), limit + len(excluded), relevance.by_fact, timezone.now(),
-                      columns=_RANKED_COLUMNS, reader=reader)
+    ranked = rank_top(server.pk, Weights.of(ai_settings), limit, relevance.by_fact, timezone.now(),
+                      columns=_RANKED_COLUMNS, reader=reader, half_lives=HalfLives.of(ai_settings),
+                      only_members=only_members, exclude_ids=exclude_ids)
     facts = []
-    for fact in [fact for fact in ranked.facts if fact.id not in excluded][:limit]:
+    for fact in ranked.facts:
         *values, name = ranked.columns[fact.id]
         facts.append(loaded_instance(Fact, _RANKED_ATTNAMES, [fact.id, *values, fact.confidence, fact.changed_at]))
         if name:
@@ -260,7 +260,8 @@ def best_scored(server: Server, ai_settings: AISettings, message: str,
     pinned_ids = [fact.pk for fact in read.pinned]
     speaker = read.speaker
     if len(speaker) > slots:  # more than their share: ranking chooses among them
-        speaker = speaker[:slots]  # until ranking takes only_members (branch i20-k)
+        speaker = _ranked(server, ai_settings, slots, relevance, reader, only_members=context_for.members,
+                          exclude_ids=pinned_ids, names=names)
     general = _ranked(server, ai_settings, ai_settings.max_injected_items - len(speaker), relevance, reader,
                       exclude_ids=[*pinned_ids, *(fact.pk for fact in speaker)], names=names)
     return ContextChoice(read.pinned, speaker, general, names, relevance.mode, relevance.fallback_reason)

@@ -30,7 +30,7 @@ from memory.models import Audience, Exchange, MemoryType, ModelPurpose
 from memory.retrieval.audience import Reader
 from memory.retrieval.fusion import hybrid_ids
 from memory.retrieval.meaning import nearest_fact_ids
-from memory.retrieval.ranking import Weights, rank_top
+from memory.retrieval.ranking import HalfLives, Weights, rank_top
 from memory.types import ContextOrder, profile_for
 from tests.factories import make_fact
 from tests.memory.bot.api.helpers import Api
@@ -128,7 +128,8 @@ def test_a_fact_reaches_the_bot_exactly_where_its_audience_allows(
         reader = Reader.for_exchange(exchange)
         every_fact = {fact.pk: 1.0 for fact in server.facts.all()}  # as if the search had matched them all
         if profile.context_order == ContextOrder.BEST_SCORE:
-            ranked = rank_top(server.pk, Weights(1, 1, 1), 50, every_fact, timezone.now(), reader=reader)
+            ranked = rank_top(server.pk, Weights(1, 1, 1), 50, every_fact, timezone.now(), reader=reader,
+                              half_lives=HalfLives())
             assert (secret.pk in [fact.id for fact in ranked.facts]) == expected
         if profile.embeds:
             ai_settings = ai_settings_for_server(server)

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from memory.facts.services import FactAuthor, summary_set
-from memory.models import Exchange, MemoryType
+from memory.models import Exchange, Kind, MemoryType
 from tests.factories import make_fact
 
 from .helpers import configure, memory_state
@@ -19,21 +19,22 @@ SUMMARY = "Retro gaming server."
 
 @pytest.fixture
 def ranked_memory(server):
-    """Ranked, 3 slots: recent chat, an old but essential rule, an old birthday, a doubtful rumour."""
+    """Ranked, 3 slots: recent chat, an old but essential rule, an old birthday, a doubtful rumour; all of them of a
+    kind that ages, events (recency halves every 30 days: tests/memory/retrieval/ranking/test_kinds.py has the rest)."""
     configure(server, memory_type=MemoryType.RANKED, max_injected_items=3)
     summary_set(server=server, content=SUMMARY, author=FactAuthor.bot("222"))
     now = timezone.now()
     facts = {
         "chat_new": make_fact(server, key="chat_new", content="People talked about pizza.", importance=0.2,
-                              created_at=now - timedelta(hours=1)),
+                              created_at=now - timedelta(hours=1), kind=Kind.EVENT),
         "chat_old": make_fact(server, key="chat_old", content="People talked about the weather.", importance=0.2,
-                              created_at=now - timedelta(days=2)),
+                              created_at=now - timedelta(days=2), kind=Kind.EVENT),
         "rule": make_fact(server, key="rule_spoilers", content="No spoilers outside #spoilers.", importance=1.0,
-                          created_at=now - timedelta(days=10)),
+                          created_at=now - timedelta(days=10), kind=Kind.EVENT),
         "birthday": make_fact(server, key="paul_birthday", content="Paul's birthday is on 3 May.", importance=0.8,
-                              created_at=now - timedelta(days=120)),
+                              created_at=now - timedelta(days=120), kind=Kind.EVENT),
         "rumour": make_fact(server, key="rumour", content="Someone said the server closes soon.", confidence=0.1,
-                            importance=0.9, created_at=now - timedelta(minutes=5)),
+                            importance=0.9, created_at=now - timedelta(minutes=5), kind=Kind.EVENT),
     }
     return facts
 
