@@ -299,14 +299,15 @@ def _settled_without_cap(server, messages: list[str]) -> float:
     from memory.configuration.selectors import ai_settings_for_server
     from memory.retrieval.audience import Reader
     from memory.retrieval.context import message_relevance
-    from memory.retrieval.ranking import Weights, rank_top
+    from memory.retrieval.ranking import HalfLives, Weights, rank_top
 
     ai_settings = ai_settings_for_server(server)
     reader = Reader.for_message(PUBLIC_CHANNEL)
     settled = 0
     for message in messages:
         run = rank_top(server.pk, Weights.of(ai_settings), ai_settings.max_injected_items,
-                       message_relevance(server, message, reader=reader).by_fact, timezone.now(), reader=reader)
+                       message_relevance(server, message, reader=reader).by_fact, timezone.now(), reader=reader,
+                       half_lives=HalfLives.of(ai_settings))
         settled += run.capped == 0 and "deeper" not in run.steps
     return settled / len(messages)
 

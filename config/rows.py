@@ -111,17 +111,19 @@ class Columns:
             for array in arrays
         ]
 
-    def insert(self, instance: Model) -> None:
+    def insert(self, instance: Model, *, with_sql: str = "", with_params: Sequence = ()) -> None:
         """INSERT the listed fields of a new instance (list them all, primary key included: it must be
         set or have a Python default) the way save() would convert them, without save()'s query
-        building. Sends no signals: use it only for models nothing listens to."""
+        building. Sends no signals: use it only for models nothing listens to. `with_sql` (and its
+        positional `with_params`) is a WITH clause run in the same statement, e.g. another table's upsert."""
         database = connections[DEFAULT_DB_ALIAS]
         values = [_db_value(field, field.pre_save(instance, True), database) for field in self.fields]
         table = self.model._meta.db_table
         column_names = ", ".join(f'"{field.column}"' for field in self.fields)
         placeholders = ", ".join(["%s"] * len(self.fields))
         with connection.cursor() as cursor:
-            cursor.execute(f'INSERT INTO "{table}" ({column_names}) VALUES ({placeholders})', values)
+            cursor.execute(f'{with_sql} INSERT INTO "{table}" ({column_names}) VALUES ({placeholders})'.lstrip(),
+                           [*with_params, *values])
         instance._state.adding = False
         instance._state.db = DEFAULT_DB_ALIAS
 

@@ -21,13 +21,13 @@ import discord
 from discord import app_commands
 from django.db import close_old_connections
 
-from memory.configuration.directory import ReportedChannel, channels_forget, channels_report
+from memory.configuration.directory import ReportedChannel, SeenMember, channels_forget, channels_report
 from memory.configuration.selectors import ai_settings_for_server
 from teams.models import Server
 
 from .discord_commands import in_django as _in_django
 from .discord_commands import memory_commands
-from .exchanges import MESSAGE_MAX_LENGTH, IncomingMessage
+from .exchanges import MENTIONS_MAX, MESSAGE_MAX_LENGTH, IncomingMessage
 from .reply import HistoryMessage, ReplyFailed, reply_to_message
 
 logger = logging.getLogger(__name__)
@@ -99,8 +99,20 @@ def should_answer(message: discord.Message, *, bot_user_id: int, reply_channel_i
     return channel_id in reply_channel_ids or bool(parent_id and parent_id in reply_channel_ids)
 
 
+def mentioned_members(message: discord.Message, *, bot_user_id: int) -> tuple[SeenMember, ...]:
+    """The members the message mentions (its user mentions: not the bot, not the author, not other bots), each
+    once, at most MENTIONS_MAX."""
+    mentioned: dict[str, SeenMember] = {}
+    for user in message.mentions:
+        if user.id in (bot_user_id, message.author.id) or user.bot:
+            continue
+        mentioned.setdefault(str(user.id), SeenMember(str(user.id), _storable(user.display_name, 100)))
+    return tuple(mentioned.values())[:MENTIONS_MAX]
+
+
 def message_to_request(message: discord.Message, *, bot_user_id: int) -> IncomingMessage:
-    """What the reply pipeline gets for the message: where, who (display name), and the text without @bot."""
+    """What the reply pipeline gets for the message: where, who (display name), the members it mentions, and the
+    text without @bot."""
     channel_id, parent_id = channel_ids_of(message.channel)
     return IncomingMessage(
         channel_id=channel_id,
@@ -108,6 +120,7 @@ def message_to_request(message: discord.Message, *, bot_user_id: int) -> Incomin
         author_id=str(message.author.id),
         author_name=_storable(message.author.display_name, 100),
         content=_storable(strip_bot_mention(message.content, bot_user_id), MESSAGE_MAX_LENGTH),
+        mentions=mentioned_members(message, bot_user_id=bot_user_id),
     )
 
 

@@ -10,19 +10,20 @@ in the context or found by its one search), so never one its channel may not see
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import connection
 from django.utils import timezone
 
 from config.rows import columns, new_instance
-from memory.configuration.channels import channel_access
+from memory.configuration.channels import ChannelAccess, channel_access
+from memory.configuration.directory import MEMBERS_SEEN_WITH_SQL, SeenMember, members_seen_params, seen_names
 from memory.configuration.selectors import ai_settings_for_server
 from memory.configuration.services import ai_settings_ensure
 from memory.facts.selectors import summary_text
-from memory.models import Exchange, Fact
+from memory.models import AISettings, Exchange, Fact
 from memory.retrieval.audience import Reader
-from memory.retrieval.context import ContextChoice, context_choice
+from memory.retrieval.context import ContextChoice, ContextFor, context_choice, speaking_members
 from memory.retrieval.fusion import hybrid_ids
 from memory.retrieval.shown_facts import facts_in_order
 from memory.retrieval.words import SEARCH_RESULT_LIMIT, search_words
@@ -30,7 +31,7 @@ from memory.text.limits import clean_text
 from memory.types import TypeProfile, profile_for
 from teams.models import Server
 
-from .prompt import memory_block
+from .prompt import MemoryBlock, Persona, Person, memory_block
 
 MESSAGE_MAX_LENGTH = 4000
 
@@ -41,6 +42,8 @@ class ExchangeRefused(Exception):
 
 # What the bot sends ----------------------------------------------------------------
 
+MENTIONS_MAX = 20
+
 
 @dataclass(frozen=True)
 class IncomingMessage:
@@ -49,6 +52,21 @@ class IncomingMessage:
     content: str
     author_name: str = ""
     thread_parent_id: str = ""
+    mentions: tuple[SeenMember, ...] = ()  # the members the message mentions (their ids and display names)
+
+    @property
+    def members(self) -> tuple[str, ...]:
+        """The members the message is about: its author, then those it mentions."""
+        return speaking_members(self.author_id, (member.member_id for member in self.mentions))
+
+    @property
+    def mentioned_ids(self) -> tuple[str, ...]:
+        """The members mentioned, each once, the author left out."""
+        return tuple(member for member in self.members if member != self.author_id)
+
+    @property
+    def context_for(self) -> ContextFor:
+        return ContextFor(Reader.for_message(self.channel_id, self.thread_parent_id), self.members)
 
 
 # Context ----------------------------------------------------------------------------
@@ -57,27 +75,61 @@ class IncomingMessage:
 @dataclass
 class ExchangeContext:
     exchange: Exchange
-    facts: list[Fact]
+    facts: list[Fact]  # as the block lists them: pinned first, then the others oldest first
     summary: str
+    persona: Persona = field(default_factory=Persona)
+    names: dict[str, str] = field(default_factory=dict)  # member id → display name, for the search's lines
+
+
+@dataclass(frozen=True)
+class BuiltContext:
+    """A message's context before it is recorded: what the type chose, the block, and what the rules allow."""
+
+    ai_settings: AISettings
+    access: ChannelAccess
+    choice: ContextChoice
+    block: MemoryBlock
+    summary: str
+    names: dict[str, str]
+
+
+def _names(message: IncomingMessage, directory: dict[str, str]) -> dict[str, str]:
+    """Display names by member id: the directory's, and those the message gives (fresher) over them."""
+    given = {message.author_id: message.author_name.strip(),
+             **{member.member_id: member.display_name.strip() for member in message.mentions}}
+    return {**directory, **{member_id: name[:100] for member_id, name in given.items() if name}}
+
+
+def context_build(*, server: Server, message: IncomingMessage) -> BuiltContext:
+    """The context of a message as the bot gets it (exchange_open records it; the panel's dry runs show it): the
+    pinned facts, the speaker's share and the rest by the server's memory type (memory.retrieval.context), those
+    the character budget keeps in the block, and the summary, where the channel rules allow reading. Only reads."""
+    # The row, written with the defaults on a server's first message: the context call's one query reads the
+    # settings with the token and the server, so a server without a row would cost a second query every time.
+    ai_settings = ai_settings_ensure(server=server)
+    access = channel_access(ai_settings, message.channel_id, message.thread_parent_id or None)
+    chosen = (context_choice(server, ai_settings, message.content, message.context_for) if access.read_allowed
+              else ContextChoice())
+    names = _names(message, chosen.names)
+    speaker = Person(message.author_id, names.get(message.author_id, ""))
+    mentioned = [Person(member_id, names.get(member_id, "")) for member_id in message.mentioned_ids]
+    summary = summary_text(server) if access.read_allowed else ""
+    block = memory_block(summary, chosen.pinned, [*chosen.speaker, *chosen.general], read_allowed=access.read_allowed,
+                         names=names, speaker=speaker, mentioned=mentioned, max_chars=ai_settings.max_memory_chars)
+    return BuiltContext(ai_settings, access, chosen, block, summary, names)
 
 
 _EXCHANGE_INSERT = columns(Exchange, "e")
 
 
 def exchange_open(*, server: Server, message: IncomingMessage, source: str = "api") -> ExchangeContext:
-    """Record a new exchange with the context the bot gets: the summary and up to N facts in force that the
-    message's channel may see, chosen by the server's memory type, where the channel rules allow reading.
+    """Record a new exchange with the context the bot gets (context_build), and the display names of the author
+    and the members mentioned in the member directory, in the same statement.
     (Reads plus one INSERT: no transaction needed, which saves two round trips on the hottest path.)"""
     started = time.perf_counter()
-    reader = Reader.for_message(message.channel_id, message.thread_parent_id)
-    # The row, written with the defaults on a server's first message: the context call's one query reads the
-    # settings with the token and the server, so a server without a row would cost a second query every time.
-    ai_settings = ai_settings_ensure(server=server)
-    profile = profile_for(ai_settings.memory_type)
-    access = channel_access(ai_settings, message.channel_id, message.thread_parent_id or None)
-    chosen = context_choice(server, ai_settings, message.content, reader) if access.read_allowed else ContextChoice([])
-    facts = chosen.facts
-    summary = summary_text(server) if access.read_allowed else ""
+    built = context_build(server=server, message=message)
+    ai_settings, access, block = built.ai_settings, built.access, built.block
+    shown = set(map(id, block.shown))
     exchange = new_instance(  # Exchange(...) without Model.__init__'s per-field work (config/rows.py)
         Exchange,
         server=server,
@@ -90,16 +142,24 @@ def exchange_open(*, server: Server, message: IncomingMessage, source: str = "ap
         memory_type=ai_settings.memory_type,
         read_allowed=access.read_allowed,
         write_allowed=access.write_allowed,
-        can_search=profile.can_search and access.read_allowed,
+        can_search=profile_for(ai_settings.memory_type).can_search and access.read_allowed,
         access_reason=access.reason,
-        shown_numbers=[fact.number for fact in facts],
-        relevance_mode=chosen.relevance_mode,
-        relevance_fallback_reason=chosen.relevance_fallback_reason[:300],
-        memory_block=memory_block(summary, facts, read_allowed=access.read_allowed),
+        shown_numbers=[fact.number for fact in block.shown],
+        pinned_numbers=[fact.number for fact in block.pinned],
+        speaker_numbers=[fact.number for fact in built.choice.speaker if id(fact) in shown],
+        budget_cut_numbers=[fact.number for fact in block.cut],
+        mentioned_ids=list(message.mentioned_ids),
+        relevance_mode=built.choice.relevance_mode,
+        relevance_fallback_reason=built.choice.relevance_fallback_reason[:300],
+        memory_block=block.text,
         duration_ms=int((time.perf_counter() - started) * 1000),
     )
-    _EXCHANGE_INSERT.insert(exchange)  # Exchange.objects.create() without the ORM's per-call cost
-    return ExchangeContext(exchange=exchange, facts=facts, summary=summary)
+    seen = seen_names([SeenMember(message.author_id, message.author_name), *message.mentions])
+    # Exchange.objects.create() without the ORM's per-call cost, and the names in the same round trip
+    _EXCHANGE_INSERT.insert(exchange, with_sql=MEMBERS_SEEN_WITH_SQL if seen else "",
+                            with_params=members_seen_params(server, seen) if seen else ())
+    return ExchangeContext(exchange=exchange, facts=block.shown, summary=built.summary,
+                           persona=Persona.of(ai_settings), names=built.names)
 
 
 # The one search ------------------------------------------------------------------

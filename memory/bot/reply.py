@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from django.core.exceptions import ValidationError
 
 from memory.clients.chat import ModelAnswer, ModelError, ToolCall, chat_completion
-from memory.configuration.selectors import model_endpoints_for_server
+from memory.configuration.selectors import member_names, model_endpoints_for_server
 from memory.models import Exchange, ExchangeStatus, ModelPurpose, Scope
 from memory.text.limits import clean_text, validate_content
 from memory.types import profile_for
@@ -72,7 +72,8 @@ def _conversation(context: ExchangeContext, message: IncomingMessage, history: l
                   server: Server) -> list[dict]:
     profile = profile_for(context.exchange.memory_type)
     messages = [{"role": "system", "content": system_prompt(server.name, profile, context.exchange.memory_block,
-                                                            can_search=context.exchange.can_search)}]
+                                                            can_search=context.exchange.can_search,
+                                                            persona=context.persona)}]
     for earlier in history[-HISTORY_LIMIT:]:
         # Speaker names on every message, the bot's own included, so the model keeps track of who said what.
         messages.append({"role": "assistant" if earlier.is_bot else "user",
@@ -81,8 +82,20 @@ def _conversation(context: ExchangeContext, message: IncomingMessage, history: l
     return messages
 
 
-def op_from_tool_call(call: ToolCall) -> MemoryOp | ActionResult:
-    """A memory op from the model's tool call, or an 'ignored' result saying what was wrong with it."""
+def _remember_about(args: dict, speaker_id: str) -> tuple[str, str | None]:
+    """The scope and member of a remember call: about_member_id names a member; about 'speaker' is the person
+    talking (the message's author), whose id the model need not know; otherwise the server."""
+    member_id, about = args.get("about_member_id"), args.get("about")
+    if member_id not in (None, ""):
+        return Scope.MEMBER, member_id
+    if about not in (None, "", "speaker", "server"):
+        raise ValidationError({"about": "about must be 'speaker' (the person talking) or 'server', or left out."})
+    return (Scope.MEMBER, speaker_id) if about == "speaker" else (Scope.SERVER, None)
+
+
+def op_from_tool_call(call: ToolCall, speaker_id: str = "") -> MemoryOp | ActionResult:
+    """A memory op from the model's tool call, or an 'ignored' result saying what was wrong with it; a remember
+    about the 'speaker' is about `speaker_id` (the message's author)."""
     op_names = {"forget_memory": "retract", "replace_memory": "supersede", "remember": "remember"}
     op = op_names.get(call.name, "unknown")
     args = call.arguments
@@ -97,10 +110,9 @@ def op_from_tool_call(call: ToolCall) -> MemoryOp | ActionResult:
                                  args.get("new_content"), str) else ""),
                              reason=validate_reason(args.get("reason", "")))
         if call.name == "remember":
-            member_id = args.get("about_member_id")
-            return build_remember(key=args.get("key"), content=args.get("content"),
-                                  scope=Scope.MEMBER if member_id else Scope.SERVER, member_id=member_id,
-                                  importance=args.get("importance"))
+            scope, member_id = _remember_about(args, speaker_id)
+            return build_remember(key=args.get("key"), content=args.get("content"), scope=scope, member_id=member_id,
+                                  importance=args.get("importance"), kind=args.get("kind"))
     except ValidationError as invalid:
         number = args.get("number")
         number = number if isinstance(number, int) and not isinstance(number, bool) and 1 <= number < 2**31 else None
@@ -157,7 +169,7 @@ def reply_to_message(*, server: Server, message: IncomingMessage, history: list[
                                  "tool_calls": [_raw_call(call) for call in answer.tool_calls]})
             for call in answer.tool_calls:
                 conversation.append({"role": "tool", "tool_call_id": call.id,
-                                     "content": _tool_reply(call, first, exchange, ignored)})
+                                     "content": _tool_reply(call, first, context, ignored)})
             calls = 2
             second = chat_completion(endpoint, conversation,
                                      [tool for tool in tools if tool["function"]["name"] != "search_memory"])
@@ -170,7 +182,8 @@ def reply_to_message(*, server: Server, message: IncomingMessage, history: list[
                         duration_ms=elapsed_ms())
         raise ReplyFailed(exchange, str(failure)) from None
 
-    first_ops, later_ops = _parse_calls(first_calls, ignored), _parse_calls(later_calls, ignored)
+    first_ops = _parse_calls(first_calls, ignored, message.author_id)
+    later_ops = _parse_calls(later_calls, ignored, message.author_id)
     results = exchange_apply_actions(exchange=exchange, ops=later_ops, shown_only_ops=first_ops,
                                      already_ignored=ignored)
     exchange_finish(exchange=exchange, status=ExchangeStatus.REPLIED, reply=reply, model_calls=calls,
@@ -178,10 +191,10 @@ def reply_to_message(*, server: Server, message: IncomingMessage, history: list[
     return ReplyOutcome(exchange=exchange, reply=reply, model_calls=calls, actions=results)
 
 
-def _parse_calls(calls: list[ToolCall], ignored: list[ActionResult]) -> list[MemoryOp]:
+def _parse_calls(calls: list[ToolCall], ignored: list[ActionResult], speaker_id: str) -> list[MemoryOp]:
     ops: list[MemoryOp] = []
     for call in calls:
-        parsed = op_from_tool_call(call)
+        parsed = op_from_tool_call(call, speaker_id)
         (ignored if isinstance(parsed, ActionResult) else ops).append(parsed)
     return ops
 
@@ -190,16 +203,18 @@ def _extra_search_ignored() -> ActionResult:
     return ActionResult(op="search", status="ignored", detail="a second search in the same exchange is ignored")
 
 
-def _tool_reply(call: ToolCall, first_search: ToolCall, exchange: Exchange, ignored: list[ActionResult]) -> str:
+def _tool_reply(call: ToolCall, first_search: ToolCall, context: ExchangeContext,
+                ignored: list[ActionResult]) -> str:
     if call is first_search:
-        return _run_search(exchange, call, ignored)
+        return _run_search(context, call, ignored)
     if call.name == "search_memory":
         return "Ignored: only one memory search per reply."
     return "Noted; applied after your reply."
 
 
-def _run_search(exchange: Exchange, call: ToolCall, ignored: list[ActionResult]) -> str:
+def _run_search(context: ExchangeContext, call: ToolCall, ignored: list[ActionResult]) -> str:
     """The text handed back to the model for its search: the results, or why there are none."""
+    exchange = context.exchange
     query = (call.arguments or {}).get("query")
     if not isinstance(query, str) or not clean_text(query).strip():
         ignored.append(ActionResult(op="search", status="ignored", detail="the model sent an empty search query"))
@@ -209,7 +224,8 @@ def _run_search(exchange: Exchange, call: ToolCall, ignored: list[ActionResult])
     except ExchangeRefused as refused:
         ignored.append(ActionResult(op="search", status="ignored", detail=str(refused)))
         return f"The search was not run: {refused} Answer without it."
-    return search_results_block(query, outcome.facts)
+    unnamed = {fact.member_id for fact in outcome.facts if fact.member_id and fact.member_id not in context.names}
+    return search_results_block(query, outcome.facts, {**member_names(exchange.server, unnamed), **context.names})
 
 
 def _raw_call(call: ToolCall) -> dict:

@@ -1,5 +1,5 @@
 """The bot's reads on its hot path, hand-written SQL that still yields model instances (config/rows.py says why):
-the token with its server, AI settings, current summary and newest facts in one query, an exchange of the
+the token with its server, AI settings, current summary and the context's facts in one query, an exchange of the
 token's team and the facts it showed or found that its channel may still see; and the exchange log the panel
 shows."""
 
@@ -13,8 +13,8 @@ from django.db.models import QuerySet
 from config.rows import columns
 from memory.models import AISettings, Exchange, Fact
 from memory.retrieval.audience import Reader, visible_sql
-from memory.retrieval.context import NEWEST_IN_FORCE_JSON_SQL
-from memory.retrieval.shown_facts import CONTEXT_COLUMNS, facts_from_rows, newest_facts_from_json
+from memory.retrieval.context import CONTEXT_SQL, ContextFor, context_read_from_json
+from memory.retrieval.shown_facts import CONTEXT_COLUMNS, facts_from_rows
 from teams.models import BotToken, Server
 from teams.selectors import ACTIVE_TOKEN_COLUMNS
 
@@ -38,33 +38,35 @@ def _server_from_row(row: Sequence) -> Server:
 
 
 _TOKEN_AND_SERVER_SQL = """
-    SELECT {token}, s."id" IS NOT NULL, {server}{newest_facts}
+    SELECT {token}, s."id" IS NOT NULL, {server}{context}
     FROM teams_bottoken t
-    LEFT JOIN teams_server s ON s.team_id = t.team_id AND s.guild_id = %s
+    LEFT JOIN teams_server s ON s.team_id = t.team_id AND s.guild_id = %(guild)s
     LEFT JOIN memory_aisettings a ON a.server_id = s.id
-    WHERE t.token_hash = %s AND t.revoked_at IS NULL
+    WHERE t.token_hash = %(token_hash)s AND t.revoked_at IS NULL
 """
-_TOKEN_AND_SERVER_SQL_BY_FACTS = {
-    with_facts: _TOKEN_AND_SERVER_SQL.format(token=ACTIVE_TOKEN_COLUMNS.sql, server=_SERVER_SELECT,
-                                             newest_facts=f", {NEWEST_IN_FORCE_JSON_SQL}" if with_facts else "")
-    for with_facts in (False, True)
+_TOKEN_AND_SERVER_SQL_BY_CONTEXT = {
+    with_context: _TOKEN_AND_SERVER_SQL.format(token=ACTIVE_TOKEN_COLUMNS.sql, server=_SERVER_SELECT,
+                                               context=f", {CONTEXT_SQL}" if with_context else "")
+    for with_context in (False, True)
 }
 
 
-def bot_token_and_server(token_hash: str, guild_id: str, *, newest_facts_for: Reader | None = None
+def bot_token_and_server(token_hash: str, guild_id: str, *, context_for: ContextFor | None = None
                          ) -> tuple[BotToken | None, Server | None]:
     """The active token with this hash and, when its team has it, the server of this guild with its AI
     settings and current summary: (None, None) for an unknown or revoked token, (token, None) for a
     guild the token's team does not have (another team's and no server alike). Every call that names
     a guild needs all of it: one round trip. Hand-written SQL (config/rows.py says why).
 
-    newest_facts_for (the context call, for the reader its body names): for the types that show the newest
-    changes, those facts that reader may see too, in server.newest_facts_in_force (and the reader in
-    server.newest_facts_reader), where memory.retrieval.context takes them instead of asking again."""
-    with_newest_facts = newest_facts_for is not None
-    params = [*newest_facts_for.params.values(), guild_id, token_hash] if with_newest_facts else [guild_id, token_hash]
+    context_for (the context call, for the reader and the members its body names): what the context reads
+    (memory.retrieval.context.CONTEXT_SQL: the pinned facts, the speaker's share, for the types that show the
+    newest changes the rest too) in server.context_read as (context_for, ContextRead), where
+    memory.retrieval.context takes it instead of asking again."""
+    params = {"guild": guild_id, "token_hash": token_hash}
+    if context_for is not None:
+        params.update(members=list(context_for.members), **context_for.reader.params)
     with connection.cursor() as cursor:
-        cursor.execute(_TOKEN_AND_SERVER_SQL_BY_FACTS[with_newest_facts], params)
+        cursor.execute(_TOKEN_AND_SERVER_SQL_BY_CONTEXT[context_for is not None], params)
         row = cursor.fetchone()
     if row is None:
         return None, None
@@ -72,12 +74,11 @@ def bot_token_and_server(token_hash: str, guild_id: str, *, newest_facts_for: Re
     token = ACTIVE_TOKEN_COLUMNS.instance(row[:token_end])
     if not row[token_end]:
         return token, None
-    if not with_newest_facts:
+    if context_for is None:
         return token, _server_from_row(row[token_end + 1 :])
     server = _server_from_row(row[token_end + 1 : -1])
     if row[-1] is not None:
-        server.newest_facts_in_force = newest_facts_from_json(row[-1])
-        server.newest_facts_reader = newest_facts_for
+        server.context_read = (context_for, context_read_from_json(row[-1]))
     return token, server
 
 

@@ -77,25 +77,42 @@ class SeenMember:
     display_name: str
 
 
+def seen_names(members: Iterable[SeenMember]) -> dict[str, str]:
+    """Member id → the display name to store, of the members given: ids that are not snowflakes and empty names
+    are skipped (a name is a courtesy, never a reason to fail a reply), the last name of an id counts."""
+    latest = {member.member_id: member.display_name.replace("\x00", "").strip()[:NAME_MAX_LENGTH]
+              for member in members if re.fullmatch(SNOWFLAKE_REGEX, member.member_id or "")}
+    return {member_id: name for member_id, name in latest.items() if name}
+
+
+# The upsert of members_seen, as a WITH clause another statement can run (the context call's exchange INSERT:
+# memory.bot.exchanges); positional parameters: the server, the ids, the names (seen_names), the server again.
+# A name stored as it is is left out before the INSERT, so it neither writes nor locks the row.
+MEMBERS_SEEN_WITH_SQL = """
+    WITH members_seen AS (
+        INSERT INTO memory_member (server_id, member_id, display_name, seen_at)
+        SELECT %s, seen.member_id, seen.display_name, now()
+        FROM unnest(%s::text[], %s::text[]) AS seen(member_id, display_name)
+        WHERE NOT EXISTS (SELECT 1 FROM memory_member known WHERE known.server_id = %s
+                          AND known.member_id = seen.member_id AND known.display_name = seen.display_name)
+        ON CONFLICT (server_id, member_id) DO UPDATE
+            SET display_name = EXCLUDED.display_name, seen_at = EXCLUDED.seen_at
+            WHERE memory_member.display_name IS DISTINCT FROM EXCLUDED.display_name
+        RETURNING 1)"""
+
+
+def members_seen_params(server: Server, names: dict[str, str]) -> list:
+    return [server.pk, list(names), list(names.values()), server.pk]
+
+
 def members_seen(*, server: Server, members: Iterable[SeenMember]) -> int:
     """Remember each member's latest display name (for "about Paul (222)"); a name already stored as it is costs
     no write. Ids that are not snowflakes and empty names are skipped: a name is a courtesy, never a reason to fail
     a reply. Returns how many rows were written."""
-    latest = {member.member_id: member.display_name.replace("\x00", "").strip()[:NAME_MAX_LENGTH]
-              for member in members if re.fullmatch(SNOWFLAKE_REGEX, member.member_id or "")}
-    latest = {member_id: name for member_id, name in latest.items() if name}
+    latest = seen_names(members)
     if not latest:
         return 0
     with connection.cursor() as cursor:
-        cursor.execute(
-            """
-            INSERT INTO memory_member (server_id, member_id, display_name, seen_at)
-            SELECT %s, seen.member_id, seen.display_name, now()
-            FROM unnest(%s::text[], %s::text[]) AS seen(member_id, display_name)
-            ON CONFLICT (server_id, member_id) DO UPDATE
-                SET display_name = EXCLUDED.display_name, seen_at = EXCLUDED.seen_at
-                WHERE memory_member.display_name IS DISTINCT FROM EXCLUDED.display_name
-            """,
-            [server.pk, list(latest), list(latest.values())],
-        )
-        return cursor.rowcount
+        cursor.execute(f"{MEMBERS_SEEN_WITH_SQL} SELECT count(*) FROM members_seen",
+                       members_seen_params(server, latest))
+        return cursor.fetchone()[0]

@@ -19,7 +19,7 @@ from memory.indexing.vectors import EMBED_BATCH, facts_needing_embedding, provid
 from memory.models import AISettings, Fact, FactEmbedding, Kind
 from memory.retrieval.audience import Reader
 from memory.retrieval.context import context_strategy, message_relevance
-from memory.retrieval.ranking import ScoredFact, Weights, microseconds, rank_top, scored_fact
+from memory.retrieval.ranking import HalfLives, ScoredFact, Weights, microseconds, rank_top, scored_fact
 from memory.types import PROFILES, Addition, ContextOrder, TypeProfile, profile_for
 from teams.models import Server
 
@@ -80,9 +80,10 @@ def ranked_slot_changes(server: Server, message: str) -> SlotChanges:
         return SlotChanges(message=message, slots=ai_settings.max_injected_items, current_label=current.label,
                            same_strategy=True, half_lives=half_lives_sentence(ai_settings))
     reader = Reader.any_channel()  # the facts every channel may see: no channel's own, no staff-only ones
-    now, weights = timezone.now(), Weights.of(ai_settings)
+    now, weights, half_lives = timezone.now(), Weights.of(ai_settings), HalfLives.of(ai_settings)
     relevance = message_relevance(server, message, reader=reader).by_fact
-    ranked = rank_top(server.pk, weights, ai_settings.max_injected_items, relevance, now, reader=reader)
+    ranked = rank_top(server.pk, weights, ai_settings.max_injected_items, relevance, now, reader=reader,
+                      half_lives=half_lives)
     ranked_by_id = {fact.id: fact for fact in ranked.facts}
     current_ids = [fact.pk for fact in
                    context_strategy(ai_settings.memory_type)(server, ai_settings, message, reader).facts]
@@ -93,8 +94,8 @@ def ranked_slot_changes(server: Server, message: str) -> SlotChanges:
     def slot(pk: int) -> SlotFact:
         fact = facts[pk]
         scored = ranked_by_id.get(pk) or scored_fact(  # a loser, scored the same way: it ranks below the cut
-            pk, microseconds(fact.changed_at), fact.confidence, fact.importance, weights=weights,
-            relevance=relevance, now_us=microseconds(now))
+            pk, microseconds(fact.changed_at), fact.confidence, fact.importance, fact.kind, weights=weights,
+            half_lives=half_lives, relevance=relevance, now_us=microseconds(now))
         return SlotFact(fact=fact, scored=scored)
 
     losers = [slot(pk) for pk in loser_ids if pk in facts]

@@ -1,44 +1,196 @@
-"""Which facts a message's context shows, chosen by the memory type's context order: the newest changes, or the
-best scores for the message (memory/retrieval/ranking/), whose relevance is the fact's place in the words search
-or, for a type that embeds, in words and meaning fused. Every statement reads only the facts the message's reader
-may see (memory/retrieval/audience.py), so a limit or a ranking never counts a fact it may not hand over."""
+"""Which facts a message's context shows, in three parts, each read only among the facts the message's reader may
+see (memory/retrieval/audience.py), so a limit or a ranking never counts a fact it may not hand over:
+
+1. the pinned facts, oldest change first (PINNED_ORDER), up to the pinned caps (`pinned_that_fit`), outside
+   Maximum injected memory items;
+2. the speaker's share: facts about the speaker and the members the message mentions, up to
+   `speaker_slots` = ceil(speaker share × Maximum injected memory items), fewer when they have fewer, chosen by the
+   memory type's own order;
+3. the rest of the slots by the type's context order: the newest changes (Classic, Ledger, Searchable archive), or
+   the best scores for the message (Ranked and after, memory/retrieval/ranking/), whose relevance is the fact's
+   place in the words search or, for a type that embeds, in words and meaning fused.
+
+A fact is in one part only. A pinned fact past the caps counts as any other fact (it may still come in by the
+type's order). What the block keeps of them under its character budget is the bot's business (memory.bot.prompt).
+
+For the types that show the newest changes all three parts are one statement (CONTEXT_SQL), which the context call
+runs inside the query that finds the bot's token and server (memory.bot.selectors): one round trip. For the others
+the same statement reads the pinned facts and the speaker's candidates, and ranking reads the rest.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 
 from django.db import connection
 from django.utils import timezone
 
-from config.rows import columns, loaded_instance
-from memory.models import AISettings, Fact
+from config.rows import Columns, columns, loaded_instance
+from memory.models import AISettings, Fact, Member
 from memory.types import NEWEST_FIRST_TYPES, ContextOrder, RelevanceKind, profile_for
 from teams.models import Server
 
-from .audience import POSITIONAL, Reader, visible_sql
+from .audience import Reader, visible_sql
 from .fusion import hybrid_ids
-from .ranking import RELEVANCE_DEPTH, Weights, rank_top, relevance_by_position
-from .shown_facts import CONTEXT_COLUMNS, facts_from_rows
+from .ranking import RELEVANCE_DEPTH, HalfLives, Weights, rank_top, relevance_by_position
+from .shown_facts import CONTEXT_COLUMNS, newest_facts_from_json
 from .words import search_word_ids
 
-_NEWEST_IN_FORCE_SQL = f"""
-    SELECT {CONTEXT_COLUMNS.sql} FROM memory_fact f
-    WHERE f.server_id = %(server)s AND f.retracted_at IS NULL AND {visible_sql("f")}
-    ORDER BY f.changed_at DESC, f.id DESC LIMIT %(limit)s
+# The pinned facts' order, here and on the memory page: the oldest change first (the rule the server has lived by
+# longest); past the caps, the later ones are left out.
+PINNED_ORDER = ("changed_at", "id")
+
+
+def speaker_slots(max_items: int, share: float) -> int:
+    """The slots reserved for facts about the speaker and the members mentioned: ceil(share × max_items), a share
+    that is a whole number of slots but for floating point counting as that number (0.1 × 30 is 3, not 4).
+    CONTEXT_SQL computes the same in SQL."""
+    return max(0, math.ceil(share * max_items - 1e-9))
+
+
+_SPEAKER_SLOTS_SQL = "GREATEST(0, ceil({share} * {max_items} - 1e-9))::int"
+
+
+def pinned_that_fit(pinned: Sequence[Fact], max_items: int, max_chars: int) -> int:
+    """How many of `pinned` (in PINNED_ORDER) go into every context: at most `max_items`, and stopping at the first
+    whose content no longer fits in `max_chars` characters with those before it. CONTEXT_SQL does the same."""
+    kept, chars = 0, 0
+    for fact in pinned[:max_items]:
+        chars += len(fact.content)
+        if chars > max_chars:
+            break
+        kept += 1
+    return kept
+
+
+def speaking_members(author_id: str, mentioned_ids: Iterable[str] = ()) -> tuple[str, ...]:
+    """The members a message is about: its author, then those it mentions, each once."""
+    return tuple(dict.fromkeys(member for member in (author_id, *mentioned_ids) if member))
+
+
+@dataclass(frozen=True)
+class ContextFor:
+    """Whom a context is for: the reader (the message's channel) and the members it is about (speaking_members)."""
+
+    reader: Reader
+    members: tuple[str, ...] = ()
+
+
+def _context_for(whom: ContextFor | Reader) -> ContextFor:
+    """A context for a reader alone (the panel's dry runs) is about no member."""
+    return whom if isinstance(whom, ContextFor) else ContextFor(whom)
+
+
+@dataclass(frozen=True)
+class ContextRead:
+    """What CONTEXT_SQL read: the pinned facts that fit (PINNED_ORDER), the speaker's candidates and the newest of
+    the rest (each newest first), and the display names of the members they and the message are about."""
+
+    pinned: list[Fact]
+    speaker: list[Fact]
+    general: list[Fact]
+    names: dict[str, str]
+
+
+def context_read_from_json(value: list) -> ContextRead:
+    pinned, speaker, general, names = value
+    return ContextRead(newest_facts_from_json(pinned), newest_facts_from_json(speaker),
+                       newest_facts_from_json(general), names or {})
+
+
+_ITEM = CONTEXT_COLUMNS.json_array_sql
+# The three parts and the names in one statement, for {server} and the settings' expressions; {speaker_limit} is
+# the speaker's slots (one more for the types that rank, to learn whether ranking must choose among them), and
+# {general_limit} the rest of the slots for the types that show the newest changes (0 for the others).
+_CONTEXT_SQL = f"""
+    WITH pinned AS (
+        SELECT id, member_id, changed_at, item FROM (
+            SELECT f.id, f.member_id, f.changed_at, {_ITEM} AS item,
+                   sum(length(f.content)) OVER (ORDER BY f.changed_at, f.id) AS chars
+            FROM memory_fact f
+            WHERE f.server_id = {{server}} AND f.pinned AND f.retracted_at IS NULL AND {visible_sql("f")}
+            ORDER BY f.changed_at, f.id LIMIT {{pinned_items}}) candidates
+        WHERE chars <= {{pinned_chars}}),
+    speaker AS (
+        SELECT f.id, f.member_id, f.changed_at, {_ITEM} AS item FROM memory_fact f
+        WHERE f.server_id = {{server}} AND f.scope = 'member' AND f.member_id = ANY(%(members)s::text[])
+          AND f.retracted_at IS NULL AND {visible_sql("f")} AND f.id <> ALL(ARRAY(SELECT id FROM pinned))
+        ORDER BY f.changed_at DESC, f.id DESC LIMIT {{speaker_limit}}),
+    general AS (
+        SELECT f.id, f.member_id, f.changed_at, {_ITEM} AS item FROM memory_fact f
+        WHERE f.server_id = {{server}} AND f.retracted_at IS NULL AND {visible_sql("f")}
+          AND f.id <> ALL(ARRAY(SELECT id FROM pinned UNION ALL SELECT id FROM speaker))
+        ORDER BY f.changed_at DESC, f.id DESC LIMIT {{general_limit}})
+    SELECT json_build_array(
+        (SELECT COALESCE(json_agg(item ORDER BY changed_at, id), '[]') FROM pinned),
+        (SELECT COALESCE(json_agg(item ORDER BY changed_at DESC, id DESC), '[]') FROM speaker),
+        (SELECT COALESCE(json_agg(item ORDER BY changed_at DESC, id DESC), '[]') FROM general),
+        (SELECT json_object_agg(m.member_id, m.display_name) FROM memory_member m
+         WHERE m.server_id = {{server}} AND m.member_id = ANY(%(members)s::text[] || ARRAY(
+             SELECT member_id FROM pinned UNION SELECT member_id FROM speaker UNION SELECT member_id FROM general))))
 """
+_NEWEST_TYPES_SQL = ", ".join(f"'{memory_type}'" for memory_type in NEWEST_FIRST_TYPES)
+_SLOTS_OF_A = _SPEAKER_SLOTS_SQL.format(share="a.speaker_share", max_items="a.max_injected_items")
+# CONTEXT_SQL for the query that finds the bot's token and server (memory.bot.selectors), for the table aliases s
+# (the server) and a (its AI settings): the same statement, so the same snapshot and settings, one round trip fewer
+# on the bot's busiest call. NULL for a server without AI settings (created on first use). Its named parameters are
+# the reader's (Reader.params) and `members` (ContextFor.members).
+CONTEXT_SQL = "CASE WHEN a.server_id IS NOT NULL THEN ({}) END".format(_CONTEXT_SQL.format(
+    server="s.id", pinned_items="a.pinned_max_items", pinned_chars="a.pinned_max_chars",
+    speaker_limit=f"{_SLOTS_OF_A} + CASE WHEN a.memory_type IN ({_NEWEST_TYPES_SQL}) THEN 0 ELSE 1 END",
+    general_limit=f"CASE WHEN a.memory_type IN ({_NEWEST_TYPES_SQL}) "
+                  f"THEN a.max_injected_items - (SELECT count(*) FROM speaker) ELSE 0 END"))
+# The same statement on its own, when the server came without it (the reply endpoint, the playground, the adapter).
+_CONTEXT_ALONE_SQL = _CONTEXT_SQL.format(
+    server="%(server)s", pinned_items="%(pinned_items)s", pinned_chars="%(pinned_chars)s",
+    speaker_limit="%(speaker_limit)s", general_limit="GREATEST(%(max_items)s - (SELECT count(*) FROM speaker), 0)")
 
 
-def _most_recently_changed(server: Server, ai_settings: AISettings, message: str, reader: Reader) -> ContextChoice:
-    """Classic, Ledger and Searchable archive: the newest changes the reader may see fill the slots (partial
-    index walk), read with the server when the context call found it for this reader (NEWEST_IN_FORCE_JSON_SQL).
-    Hand-written SQL: this runs for every message the bot sees (config/rows.py)."""
-    if server.__dict__.get("newest_facts_reader") == reader:
-        return ContextChoice(server.__dict__["newest_facts_in_force"])
+def context_read(server: Server, ai_settings: AISettings, context_for: ContextFor | Reader) -> ContextRead:
+    """The pinned facts, the speaker's candidates, the newest of the rest when the type shows the newest changes,
+    and the names: taken from the server when the context call read them with it for this reader and these
+    members (CONTEXT_SQL), read now otherwise. Hand-written SQL: this runs for every message (config/rows.py)."""
+    context_for = _context_for(context_for)
+    ahead = server.__dict__.get("context_read")
+    if ahead is not None and ahead[0] == context_for:
+        return ahead[1]
+    newest = profile_for(ai_settings.memory_type).context_order == ContextOrder.NEWEST
+    slots = speaker_slots(ai_settings.max_injected_items, ai_settings.speaker_share)
+    params = {"server": server.pk, "pinned_items": ai_settings.pinned_max_items,
+              "pinned_chars": ai_settings.pinned_max_chars, "speaker_limit": slots + (0 if newest else 1),
+              "max_items": ai_settings.max_injected_items if newest else 0, "members": list(context_for.members),
+              **context_for.reader.params}
     with connection.cursor() as cursor:
-        cursor.execute(_NEWEST_IN_FORCE_SQL, {"server": server.pk, "limit": ai_settings.max_injected_items,
-                                              **reader.params})
-        return ContextChoice(facts_from_rows(cursor.fetchall()))
+        cursor.execute(_CONTEXT_ALONE_SQL, params)
+        return context_read_from_json(cursor.fetchone()[0])
+
+
+@dataclass(frozen=True)
+class ContextChoice:
+    """The facts a message's context shows, by why they came in (each in the order its part chose them), the
+    display names of the members they are about, and how relevance was judged ("" when the type does not rank)."""
+
+    pinned: list[Fact] = field(default_factory=list)
+    speaker: list[Fact] = field(default_factory=list)
+    general: list[Fact] = field(default_factory=list)
+    names: dict[str, str] = field(default_factory=dict)
+    relevance_mode: str = ""
+    relevance_fallback_reason: str = ""
+
+    @property
+    def facts(self) -> list[Fact]:
+        """Every fact chosen, in the order the type chose them: pinned, the speaker's share, the rest."""
+        return [*self.pinned, *self.speaker, *self.general]
+
+
+def _most_recently_changed(server: Server, ai_settings: AISettings, message: str,
+                           context_for: ContextFor | Reader) -> ContextChoice:
+    """Classic, Ledger and Searchable archive: after the pinned facts, the newest changes about the speaker and
+    the members mentioned take their share, and the newest of the rest fill the slots (partial index walks)."""
+    read = context_read(server, ai_settings, context_for)
+    return ContextChoice(read.pinned, read.speaker, read.general, read.names)
 
 
 @dataclass(frozen=True)
@@ -62,60 +214,73 @@ def message_relevance(server: Server, message: str, ai_settings: AISettings | No
                      "words")
 
 
-@dataclass(frozen=True)
-class ContextChoice:
-    """The facts a message's context shows, and how relevance was judged ("" when the type does not rank)."""
-
-    facts: list[Fact]
-    relevance_mode: str = ""
-    relevance_fallback_reason: str = ""
-
-
-# What the context needs of a ranked fact beyond what ranking reads anyway; ranking reads it in the same
-# round trip for the few facts it sends back (memory/retrieval/ranking/top.py).
-_RANKED_COLUMNS = columns(Fact, "ranked_fact", ("server_id", "number", "key", "content", "scope", "member_id",
-                                                  "author_kind", "audience", "source_channel_id"))
-_RANKED_ATTNAMES = ["id", *_RANKED_COLUMNS.attnames, "confidence", "changed_at"]
+# What the context needs of a ranked fact beyond what ranking reads anyway, and the display name of the member a
+# member fact is about; ranking reads them in the same round trip for the few facts it sends back
+# (memory/retrieval/ranking/top.py).
+_RANKED_FACT_COLUMNS = columns(Fact, "ranked_fact", ("server_id", "number", "key", "content", "scope", "member_id",
+                                                       "author_kind", "audience", "source_channel_id", "kind"))
+_RANKED_COLUMNS = Columns(
+    Fact, (*_RANKED_FACT_COLUMNS.fields, Member._meta.get_field("display_name")),
+    f"{_RANKED_FACT_COLUMNS.sql}, CASE WHEN ranked_fact.scope = 'member' THEN (SELECT m.display_name FROM "
+    "memory_member m WHERE m.server_id = ranked_fact.server_id AND m.member_id = ranked_fact.member_id) END",
+    "ranked_fact")
+_RANKED_ATTNAMES = ["id", *_RANKED_FACT_COLUMNS.attnames, "confidence", "changed_at"]
 
 
-def best_scored(server: Server, ai_settings: AISettings, message: str, reader: Reader) -> ContextChoice:
-    """Ranked, and every type after it: the facts the reader may see with the best score for this message
-    fill the slots, best first (memory/retrieval/ranking/)."""
+def _ranked(server: Server, ai_settings: AISettings, limit: int, relevance: Relevance, reader: Reader, *,
+            only_members: tuple[str, ...] | None = None, exclude_ids: Sequence[int] = (),
+            names: dict[str, str]) -> list[Fact]:
+    """The `limit` facts with the best score for the message (of those about `only_members` when given), none of
+    `exclude_ids`, best first; the names of the members they are about go into `names`."""
+    if limit <= 0:
+        return []
+    ranked = rank_top(server.pk, Weights.of(ai_settings), limit, relevance.by_fact, timezone.now(),
+                      columns=_RANKED_COLUMNS, reader=reader, half_lives=HalfLives.of(ai_settings),
+                      only_members=only_members, exclude_ids=exclude_ids)
+    facts = []
+    for fact in ranked.facts:
+        *values, name = ranked.columns[fact.id]
+        facts.append(loaded_instance(Fact, _RANKED_ATTNAMES, [fact.id, *values, fact.confidence, fact.changed_at]))
+        if name:
+            names.setdefault(facts[-1].member_id, name)
+    return facts
+
+
+def best_scored(server: Server, ai_settings: AISettings, message: str,
+                context_for: ContextFor | Reader) -> ContextChoice:
+    """Ranked, and every type after it: after the pinned facts, the best-scored facts about the speaker and the
+    members mentioned take their share (all of them when they have no more), and the best-scored of the rest fill
+    the slots, best first (memory/retrieval/ranking/)."""
+    context_for = _context_for(context_for)
+    read = context_read(server, ai_settings, context_for)
+    reader = context_for.reader
     relevance = message_relevance(server, message, ai_settings, reader=reader)
-    ranked = rank_top(server.pk, Weights.of(ai_settings), ai_settings.max_injected_items, relevance.by_fact,
-                      timezone.now(), columns=_RANKED_COLUMNS, reader=reader)
-    facts = [loaded_instance(Fact, _RANKED_ATTNAMES,
-                             [fact.id, *ranked.columns[fact.id], fact.confidence, fact.changed_at])
-             for fact in ranked.facts]
-    return ContextChoice(facts, relevance.mode, relevance.fallback_reason)
+    names = dict(read.names)
+    slots = speaker_slots(ai_settings.max_injected_items, ai_settings.speaker_share)
+    pinned_ids = [fact.pk for fact in read.pinned]
+    speaker = read.speaker
+    if len(speaker) > slots:  # more than their share: ranking chooses among them
+        speaker = _ranked(server, ai_settings, slots, relevance, reader, only_members=context_for.members,
+                          exclude_ids=pinned_ids, names=names)
+    general = _ranked(server, ai_settings, ai_settings.max_injected_items - len(speaker), relevance, reader,
+                      exclude_ids=[*pinned_ids, *(fact.pk for fact in speaker)], names=names)
+    return ContextChoice(read.pinned, speaker, general, names, relevance.mode, relevance.fallback_reason)
 
 
 # How each context order of the type profiles (memory.types.ContextOrder) chooses the facts.
-CONTEXT_BY_ORDER: dict[str, Callable[[Server, AISettings, str, Reader], ContextChoice]] = {
+CONTEXT_BY_ORDER: dict[str, Callable[[Server, AISettings, str, ContextFor | Reader], ContextChoice]] = {
     ContextOrder.NEWEST: _most_recently_changed,
     ContextOrder.BEST_SCORE: best_scored,
 }
 
 
-def context_strategy(memory_type: str) -> Callable[[Server, AISettings, str, Reader], ContextChoice]:
+def context_strategy(memory_type: str) -> Callable[[Server, AISettings, str, ContextFor | Reader], ContextChoice]:
     """How the context of this memory type is chosen."""
     return CONTEXT_BY_ORDER[profile_for(memory_type).context_order]
 
 
-# The types whose context is the newest changes, and that context as one JSON column of the query that
-# finds the bot's token and server (memory.bot.selectors), for the table aliases s (the server) and a (its
-# AI settings): the same statement, so the same snapshot and settings, one round trip fewer on the bot's
-# busiest call. NULL for the other types, and for a server without AI settings (created on first use).
-# Its positional parameters are the reader's (Reader.params' values: channel, thread), from the message's body.
-NEWEST_IN_FORCE_JSON_SQL = f"""
-    CASE WHEN a.memory_type IN ({", ".join(f"'{memory_type}'" for memory_type in NEWEST_FIRST_TYPES)}) THEN (
-        SELECT COALESCE(json_agg({CONTEXT_COLUMNS.json_array_sql} ORDER BY f.changed_at DESC, f.id DESC), '[]')
-        FROM (SELECT {CONTEXT_COLUMNS.sql} FROM memory_fact f
-              WHERE f.server_id = s.id AND f.retracted_at IS NULL AND {visible_sql("f", POSITIONAL)}
-              ORDER BY f.changed_at DESC, f.id DESC LIMIT a.max_injected_items) f)
-    END"""
-
-
-def context_choice(server: Server, ai_settings: AISettings, message: str, reader: Reader) -> ContextChoice:
-    """The facts the context of a message read by `reader` shows, by the server's memory type."""
-    return context_strategy(ai_settings.memory_type)(server, ai_settings, message, reader)
+def context_choice(server: Server, ai_settings: AISettings, message: str,
+                   context_for: ContextFor | Reader) -> ContextChoice:
+    """The facts the context of a message shows, for its reader and the members it is about (a reader alone: about
+    no member), by the server's memory type."""
+    return context_strategy(ai_settings.memory_type)(server, ai_settings, message, context_for)

@@ -12,9 +12,10 @@ from .audience import Reader, visible_sql
 
 # What the context and the API show of a fact; loading only these keeps building the context cheap.
 # author_kind: the memory block quotes an instruction-like note only when the bot learned it (memory.bot.prompt);
-# audience and source_channel_id: the API says who may see each fact it hands over.
+# audience and source_channel_id: the API says who may see each fact it hands over; changed_at dates each line and
+# orders the block, and the API says it with the fact's kind.
 CONTEXT_FIELDS = ("id", "server_id", "number", "key", "content", "scope", "member_id", "author_kind", "confidence",
-                  "changed_at", "audience", "source_channel_id")
+                  "changed_at", "audience", "source_channel_id", "kind")
 
 
 CONTEXT_COLUMNS = columns(Fact, "f", CONTEXT_FIELDS)

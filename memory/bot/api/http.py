@@ -17,6 +17,7 @@ from django.http import HttpRequest, JsonResponse
 from config.api_errors import error_response
 from memory.bot.selectors import bot_token_and_server
 from memory.retrieval.audience import Reader
+from memory.retrieval.context import ContextFor, speaking_members
 from teams.models import SNOWFLAKE_REGEX, BotToken, Server
 from teams.selectors import bot_token_active_by_hash
 from teams.services import bot_token_hash, bot_token_mark_used
@@ -51,16 +52,16 @@ def authenticate_bot(request: HttpRequest) -> BotToken:
     return _accepted(bot_token_active_by_hash(_bearer_token_hash(request)))
 
 
-def authenticate_bot_for_guild(request: HttpRequest, guild_id: str, *, with_newest_facts: bool = False
+def authenticate_bot_for_guild(request: HttpRequest, guild_id: str, *, with_context: bool = False
                                ) -> tuple[BotToken, Server | None]:
     """The token, as authenticate_bot checks it, and the server of this guild when the token's team has
     it (None otherwise): read together, because the calls that name a guild are the bot's busiest
-    (with_newest_facts: memory.bot.selectors.bot_token_and_server)."""
+    (with_context: memory.bot.selectors.bot_token_and_server)."""
     # Only a snowflake can name a server (a database constraint); anything else, NUL bytes included,
     # is not sent to PostgreSQL and finds no server.
     looked_up = guild_id if re.fullmatch(SNOWFLAKE_REGEX, guild_id) else ""
     bot_token, server = bot_token_and_server(_bearer_token_hash(request), looked_up,
-                                             newest_facts_for=_context_reader(request) if with_newest_facts else None)
+                                             context_for=_context_for(request) if with_context else None)
     return _accepted(bot_token), server
 
 
@@ -68,10 +69,11 @@ def _is_snowflake(value: object) -> bool:
     return isinstance(value, str) and re.fullmatch(SNOWFLAKE_REGEX, value) is not None
 
 
-def _context_reader(request: HttpRequest) -> Reader | None:
-    """Whom the context call's body reads for (its channel, or a thread's parent), looked at before the view
-    so that the newest facts that channel may see come with the token and the server; None when the body
-    names none well (the view's parse_message then answers 400, and the context reads nothing ahead)."""
+def _context_for(request: HttpRequest) -> ContextFor | None:
+    """Whom the context call's body reads for (its channel, or a thread's parent) and the members it is about (the
+    author and the members mentioned), looked at before the view so that what the context reads comes with the
+    token and the server; None when the body names them badly (the view's parse_message then answers 400, and
+    the context reads nothing ahead)."""
     try:
         body = json.loads(request.body or b"null")
     except (ValueError, RecursionError):
@@ -81,7 +83,14 @@ def _context_reader(request: HttpRequest) -> Reader | None:
     channel_id, thread_parent_id = body.get("channel_id"), body.get("thread_parent_id")
     if not _is_snowflake(channel_id) or not (thread_parent_id is None or _is_snowflake(thread_parent_id)):
         return None
-    return Reader.for_message(channel_id, thread_parent_id or "")
+    mentions = body.get("mentions", [])
+    if not isinstance(mentions, list) or not all(isinstance(item, dict) for item in mentions):
+        return None
+    mentioned = [item.get("id") for item in mentions]
+    if not _is_snowflake(body.get("author_id")) or not all(_is_snowflake(member) for member in mentioned):
+        return None
+    return ContextFor(Reader.for_message(channel_id, thread_parent_id or ""),
+                      speaking_members(body["author_id"], mentioned))
 
 
 def throttle(bot_token: BotToken) -> None:
@@ -147,8 +156,8 @@ def bot_api(methods: list[str], *, finds_server: bool = False, opens_exchange: b
     The view receives (request, bot_token, **url_kwargs) and returns a JsonResponse or raises ApiError.
     With finds_server, the address's guild_id becomes the server: the view receives (request,
     bot_token, server, **other_url_kwargs), and a guild the token's team does not have is a 404.
-    With opens_exchange (the context call), the server comes with the facts its context will show when
-    its type shows the newest changes (read in the same query).
+    With opens_exchange (the context call), the server comes with what its context reads (the pinned facts, the
+    speaker's share and, when its type shows the newest changes, the rest: read in the same query).
     """
 
     def decorator(view: Callable) -> Callable:
@@ -166,7 +175,7 @@ def bot_api(methods: list[str], *, finds_server: bool = False, opens_exchange: b
                     throttle(bot_token)
                     return view(request, bot_token, **kwargs)
                 guild_id = kwargs.pop("guild_id")
-                bot_token, server = authenticate_bot_for_guild(request, guild_id, with_newest_facts=opens_exchange)
+                bot_token, server = authenticate_bot_for_guild(request, guild_id, with_context=opens_exchange)
                 throttle(bot_token)
                 if server is None:
                     raise ApiError(404, f"No server with guild id {guild_id} is reachable with this token.")

@@ -9,9 +9,9 @@ from typing import Any
 from django.core.exceptions import ValidationError
 
 from memory.bot.actions import MemoryOp, Retract, Supersede, build_remember, validate_number, validate_reason
-from memory.bot.exchanges import MESSAGE_MAX_LENGTH, IncomingMessage
+from memory.bot.exchanges import MENTIONS_MAX, MESSAGE_MAX_LENGTH, IncomingMessage
 from memory.configuration.directory import NAME_MAX_LENGTH as CHANNEL_NAME_MAX_LENGTH
-from memory.configuration.directory import ReportedChannel
+from memory.configuration.directory import ReportedChannel, SeenMember
 from memory.facts.selectors import PurgeSource
 from memory.text.limits import validate_content
 from teams.models import SNOWFLAKE_REGEX
@@ -52,17 +52,38 @@ def _text(body: dict, name: str, max_length: int, *, required: bool = True, fiel
     return value
 
 
-CONTEXT_FIELDS = {"channel_id", "thread_parent_id", "author_id", "author_name", "content"}
+CONTEXT_FIELDS = {"channel_id", "thread_parent_id", "author_id", "author_name", "content", "mentions"}
+
+
+def parse_mentions(body: dict[str, Any]) -> tuple[SeenMember, ...]:
+    """The members the message mentions, [{"id": "333", "name": "Mira"}], at most MENTIONS_MAX; the author and an
+    id given twice count once."""
+    raw = body.get("mentions", [])
+    if not isinstance(raw, list) or len(raw) > MENTIONS_MAX:
+        raise ApiError(400, f"'mentions' must be a list of at most {MENTIONS_MAX} members, each "
+                            "{\"id\": \"<Discord id>\", \"name\": \"<display name>\"}.", "mentions")
+    mentions: dict[str, SeenMember] = {}
+    for index, item in enumerate(raw):
+        prefix = f"mentions[{index}]."
+        if not isinstance(item, dict):
+            raise ApiError(400, f"'mentions[{index}]' must be an object with id and name.", f"mentions[{index}]")
+        _only_fields(item, {"id", "name"}, prefix)
+        member_id = _snowflake(item, "id", field=f"{prefix}id")
+        name = _text(item, "name", NAME_MAX_LENGTH, required=False, field=f"{prefix}name")
+        mentions.setdefault(member_id, SeenMember(member_id, name))
+    return tuple(mentions.values())
 
 
 def parse_message(body: dict[str, Any], *, extra_fields: set[str] = frozenset()) -> IncomingMessage:
     _only_fields(body, CONTEXT_FIELDS | set(extra_fields))
+    author_id = _snowflake(body, "author_id")
     return IncomingMessage(
         channel_id=_snowflake(body, "channel_id"),
         thread_parent_id=_snowflake(body, "thread_parent_id", required=False),
-        author_id=_snowflake(body, "author_id"),
+        author_id=author_id,
         author_name=_text(body, "author_name", NAME_MAX_LENGTH, required=False),
         content=_text(body, "content", MESSAGE_MAX_LENGTH),
+        mentions=tuple(member for member in parse_mentions(body) if member.member_id != author_id),
     )
 
 
@@ -125,13 +146,14 @@ def parse_actions(body: dict[str, Any]) -> list[MemoryOp]:
                                          reason=validate_reason(item.get("reason", ""))))
                 else:
                     _only_fields(item, {"key", "content", "scope", "member_id", "importance", "confidence",
-                                        "audience"}, prefix)
+                                        "audience", "kind"}, prefix)
                     ops.append(build_remember(
                         key=item.get("key"), content=item.get("content"),
                         # A member_id without a scope says whom the fact is about, as the reply tool's does.
                         scope=item.get("scope", "server" if item.get("member_id") in (None, "") else "member"),
                         member_id=item.get("member_id"), importance=item.get("importance"),
-                        confidence=item.get("confidence", 1.0), audience=item.get("audience")))
+                        confidence=item.get("confidence", 1.0), audience=item.get("audience"),
+                        kind=item.get("kind")))
             except ValidationError as invalid:
                 raise _field_error(invalid, prefix) from None
     return ops

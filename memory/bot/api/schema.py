@@ -6,7 +6,8 @@ and schemathesis fuzzes the endpoints from it, so it cannot drift silently.
 
 from __future__ import annotations
 
-from memory.models import Audience, MemoryType
+from memory.bot.prompt import KIND_DESCRIPTION
+from memory.models import Audience, Kind, MemoryType
 from memory.text.keys import KEY_INPUT_PATTERN, KEY_REGEX, WHITESPACE, code_point_class
 
 SNOWFLAKE = {"type": "string", "pattern": "^[0-9]{1,20}$", "description": "A Discord id (snowflake) as a string."}
@@ -61,6 +62,13 @@ MESSAGE_PROPERTIES = {
     "author_name": {"type": "string", "maxLength": 100, "pattern": NO_NUL},
     "content": {"type": "string", "minLength": 1, "maxLength": 4000, "pattern": SOME_TEXT_NO_NUL,
                 "description": "Not only whitespace."},
+    "mentions": {"type": "array", "maxItems": 20,
+                 "description": "The members the message mentions (the author left out, an id twice counted once): "
+                                "facts about them share the speaker's reserved slots, and their names are kept "
+                                "for the memory block.",
+                 "items": {"type": "object", "additionalProperties": False, "required": ["id"], "properties": {
+                     "id": SNOWFLAKE, "name": {"type": "string", "maxLength": 100, "pattern": NO_NUL,
+                                               "description": "The member's display name."}}}},
 }
 
 FACT_CONTENT_INPUT = {"type": "string", "minLength": 1, "maxLength": 1000, "pattern": SOME_TEXT,
@@ -72,12 +80,26 @@ AUDIENCE_DESCRIPTION = (
     "A fact the bot learns takes the audience of its channel: server in a channel @everyone can view, channel in "
     "any other (a channel never reported counts as private); in a thread, its channel's.")
 
+# Why the facts of a context came in (the rest of the block's facts came by the type's own order).
+SHOWN_WHY = {
+    "pinned": {"type": "array", "items": NUMBER,
+               "description": "The pinned facts in the block (staff pinned them: they come first in every context, "
+                              "up to the pinned caps)."},
+    "about_speaker": {"type": "array", "items": NUMBER,
+                      "description": "The facts in the block that came in the slots reserved for facts about the "
+                                     "speaker and the members mentioned."},
+    "budget_cut": {"type": "array", "items": NUMBER,
+                   "description": "The facts the type chose that Maximum memory characters left out (the block "
+                                  "stops at the first fact that no longer fits)."},
+}
+
 SCHEMAS = {
     "Error": {"type": "object", "required": ["error", "field"], "additionalProperties": False, "properties": {
         "error": {"type": "string", "description": "One clear sentence."},
         "field": {"anyOf": [{"type": "string"}, {"type": "null"}]}}},
     "Fact": {"type": "object", "additionalProperties": False,
-             "required": ["number", "key", "content", "scope", "member_id", "confidence", "audience", "channel_id"],
+             "required": ["number", "key", "content", "scope", "member_id", "confidence", "audience", "channel_id",
+                          "kind", "changed_at"],
              "properties": {
                  "number": NUMBER, "key": {"type": "string", "pattern": KEY_REGEX},
                  "content": {"type": "string", "minLength": 1, "maxLength": 1000},
@@ -85,7 +107,11 @@ SCHEMAS = {
                  "audience": _ref("Audience"),
                  "channel_id": {**NULLABLE_SNOWFLAKE, "description": "The channel the fact was learned in (for a "
                                                                      "thread, the channel it was started in); "
-                                                                     "null when it is not known."}}},
+                                                                     "null when it is not known."},
+                 "kind": _ref("Kind"),
+                 "changed_at": {"type": "string", "format": "date-time",
+                                "description": "When the fact last changed: the date it was last known true."}}},
+    "Kind": {"enum": list(Kind.values), "description": KIND_DESCRIPTION},
     "Audience": {"enum": list(Audience.values), "description": AUDIENCE_DESCRIPTION},
     "MemoryType": {"enum": list(MemoryType.values)},
     "Message": {"type": "object", "additionalProperties": False,
@@ -104,12 +130,16 @@ SCHEMAS = {
                                                                               "a sticker): left out."},
                                                    "is_bot": {"type": "boolean"}}}}}},
     "Context": {"type": "object", "additionalProperties": False, "required": [
-        "exchange", "memory_type", "read_allowed", "write_allowed", "can_search", "summary", "facts", "prompt"],
+        "exchange", "memory_type", "read_allowed", "write_allowed", "can_search", "summary", "facts", "pinned",
+        "about_speaker", "budget_cut", "prompt"],
         "properties": {
             "exchange": {"type": "string", "format": "uuid"}, "memory_type": _ref("MemoryType"),
             "read_allowed": {"type": "boolean"}, "write_allowed": {"type": "boolean"},
             "can_search": {"type": "boolean"}, "summary": {"type": "string"},
-            "facts": {"type": "array", "items": _ref("Fact")},
+            "facts": {"type": "array", "items": _ref("Fact"),
+                      "description": "As the memory block lists them: the pinned facts first, then the others "
+                                     "oldest change first."},
+            **SHOWN_WHY,
             "prompt": {"type": "string", "description": "The memory block to put in the model's context."}}},
     "SearchRequest": {"type": "object", "additionalProperties": False, "required": ["query"], "properties": {
         "query": {"type": "string", "minLength": 1, "maxLength": 500, "pattern": SOME_TEXT_NO_NUL,
@@ -142,7 +172,9 @@ SCHEMAS = {
                 "audience": {"anyOf": [_ref("Audience"), {"type": "null"}],
                              "description": "Absent or null: the audience of the channel the exchange is in. A value "
                                             "may only narrow it (server > channel > staff); a wider one is ignored, "
-                                            "with the reason."}},
+                                            "with the reason."},
+                "kind": {"anyOf": [_ref("Kind"), {"type": "null"}],
+                         "description": "Absent or null: profile for a member fact, lore otherwise."}},
             # A server fact is about no member; a member fact needs one.
             "anyOf": [{"properties": {"scope": {"const": "server"}, "member_id": {"type": "null"}}},
                       {"required": ["member_id"], "properties": {"scope": {"const": "member"},
@@ -156,8 +188,12 @@ SCHEMAS = {
     "ActionsResult": {"type": "object", "additionalProperties": False, "required": ["results"], "properties": {
         "results": {"type": "array", "items": _ref("ActionResult")}}},
     "MemorySummary": {"type": "object", "additionalProperties": False, "required": [
-        "injected", "searched", "retracted", "superseded", "learned", "actions"], "properties": {
-        "injected": {"type": "array", "items": NUMBER},
+        "injected", "pinned", "about_speaker", "budget_cut", "mentioned", "searched", "retracted", "superseded",
+        "learned", "actions"], "properties": {
+        "injected": {"type": "array", "items": NUMBER,
+                     "description": "The facts in the memory block, as it lists them."},
+        **SHOWN_WHY,
+        "mentioned": {"type": "array", "items": SNOWFLAKE, "description": "The members the message mentioned."},
         "searched": {"anyOf": [{"type": "null"}, {"type": "object", "additionalProperties": False,
                                                   "required": ["query", "mode", "fallback_reason", "found"],
                                                   "properties": {

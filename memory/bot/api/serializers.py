@@ -8,10 +8,11 @@ from memory.models import Exchange, Fact
 
 
 def fact_as_json(fact: Fact) -> dict:
-    """A fact as every API answer shows it; `audience` and `channel_id` (where it was learned) say who may see it."""
+    """A fact as every API answer shows it; `audience` and `channel_id` (where it was learned) say who may see it,
+    `changed_at` when it was last known true, `kind` what kind of fact it is."""
     return {"number": fact.number, "key": fact.key, "content": fact.content, "scope": fact.scope,
             "member_id": fact.member_id or None, "confidence": fact.confidence, "audience": fact.audience,
-            "channel_id": fact.source_channel_id or None}
+            "channel_id": fact.source_channel_id or None, "kind": fact.kind, "changed_at": fact.changed_at.isoformat()}
 
 
 def facts_as_json(facts: Sequence[Fact]) -> list[dict]:
@@ -25,6 +26,13 @@ def _numbers(exchange: Exchange, op: str, field: str = "number") -> list[int]:
             if action.get("op") == op and action.get("status") == "applied" and field in action]
 
 
+def shown_why(exchange: Exchange) -> dict:
+    """Why the facts came in: pinned, about the speaker or a member mentioned (the rest by the type's own order),
+    and the facts the type chose that the character budget cut."""
+    return {"pinned": exchange.pinned_numbers, "about_speaker": exchange.speaker_numbers,
+            "budget_cut": exchange.budget_cut_numbers}
+
+
 def memory_summary(exchange: Exchange) -> dict:
     """What the bot saw and did with memory in this exchange."""
     searched = None
@@ -33,6 +41,8 @@ def memory_summary(exchange: Exchange) -> dict:
                     "fallback_reason": exchange.search_fallback_reason or None, "found": exchange.found_numbers}
     return {
         "injected": exchange.shown_numbers,
+        **shown_why(exchange),
+        "mentioned": exchange.mentioned_ids,
         "searched": searched,
         "retracted": _numbers(exchange, "retract"),
         "superseded": [{"number": action["number"], "replaced_by": action["new_number"]}

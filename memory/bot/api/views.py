@@ -26,7 +26,7 @@ from .parsing import (parse_actions, parse_channels, parse_forget, parse_history
                       parse_purge, parse_search)
 from .schema import openapi_schema
 from .selectors import bot_token_label, exchange_is_on_server, purge_source_named
-from .serializers import exchange_as_json, facts_as_json, memory_summary
+from .serializers import exchange_as_json, facts_as_json, memory_summary, shown_why
 
 
 def _exchange(bot_token: BotToken, exchange_id: UUID) -> Exchange:
@@ -65,6 +65,7 @@ def context(request: HttpRequest, bot_token: BotToken, server: Server) -> JsonRe
         "can_search": exchange.can_search,
         "summary": opened.summary,
         "facts": facts_as_json(opened.facts),
+        **shown_why(exchange),
         "prompt": exchange.memory_block,
     })
 

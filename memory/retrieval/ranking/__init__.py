@@ -3,7 +3,9 @@ of a server without scoring every one of its facts (top.py, with its SQL in stat
 
     score = confidence × (w_rec·recency + w_imp·importance + w_rel·relevance) / (w_rec + w_imp + w_rel)
 
-- recency = 0.5 ** (age of the last change / HALF_LIFE): 1 for a fact changed now, ½ after 30 days;
+- recency = 0.5 ** (age of the last change / the half-life of the fact's kind), 1 for a half-life of 0: the server's
+  AI settings give one per kind (score.HalfLives; by default rules, lore and profiles never age, since age is no
+  reason to forget, preferences halve in 180 days and events in 30);
 - importance is what the model rated when it wrote the fact (0–1); unscored counts as UNSCORED_IMPORTANCE;
 - relevance = 1 − position / RELEVANCE_DEPTH in the full-text results for the current message
   (memory.retrieval.words.search_word_ids); a fact the search did not return gets 0;
@@ -29,8 +31,8 @@ fact in Python (tests/memory/retrieval/ranking/ranking_reference.py).
 """
 
 from .score import (
-    HALF_LIFE,
     RELEVANCE_DEPTH,
+    HalfLives,
     ScoredFact,
     Weights,
     best,
@@ -44,6 +46,6 @@ from .score import (
 from .top import RankingRun, rank_top
 
 __all__ = [
-    "HALF_LIFE", "RELEVANCE_DEPTH", "RankingRun", "ScoredFact", "Weights", "best", "fact_weight", "microseconds",
+    "RELEVANCE_DEPTH", "HalfLives", "RankingRun", "ScoredFact", "Weights", "best", "fact_weight", "microseconds",
     "rank_top", "recency", "relevance_by_position", "score", "scored_fact",
 ]

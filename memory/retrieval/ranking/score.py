@@ -1,6 +1,8 @@
 """The ranking score of one fact: recency, importance and relevance, weighed per server, times confidence.
 
     score = confidence × (w_rec·recency + w_imp·importance + w_rel·relevance) / (w_rec + w_imp + w_rel)
+
+Recency depends on the fact's kind: 0.5 ** (age / the server's half-life of that kind), 1 for a half-life of 0.
 """
 
 from __future__ import annotations
@@ -10,13 +12,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from memory.models import UNSCORED_IMPORTANCE, AISettings
+from memory.models import UNSCORED_IMPORTANCE, AISettings, Kind
 
-# A fact changed a month ago counts half as recent as one changed now, one changed a year ago about
-# 1/4600: conversations in a community move on over weeks, and importance keeps what lasts (rules,
-# names, dates) in the context for longer.
-HALF_LIFE = timedelta(days=30)
-HALF_LIFE_SECONDS = HALF_LIFE.total_seconds()
+DAY_SECONDS = 86_400.0
 # How many search results count towards relevance: the first gets 1, the 50th gets 1/50.
 RELEVANCE_DEPTH = 50
 
@@ -40,6 +38,53 @@ class Weights:
         return self.recency + self.importance + self.relevance
 
 
+@dataclass(frozen=True)
+class HalfLives:
+    """The server's half-life of each kind of fact, in days (AI settings half_life_<kind>_days); 0: age never
+    lowers the recency of that kind. The defaults: rules, lore and profiles never age (that the server speaks
+    French is still true after two years), preferences halve in 180 days, events in 30."""
+
+    rule: float = 0
+    lore: float = 0
+    profile: float = 0
+    preference: float = 180
+    event: float = 30
+
+    @classmethod
+    def of(cls, ai_settings: AISettings) -> HalfLives:
+        return cls(**{kind: getattr(ai_settings, f"half_life_{kind}_days") for kind in Kind.values})
+
+    def seconds(self, kind: str) -> float:
+        """The half-life of `kind` in seconds, 0 for never; a kind the table does not know counts as lore."""
+        return getattr(self, kind if kind in Kind.values else Kind.LORE) * DAY_SECONDS
+
+    @property
+    def by_kind(self) -> dict[str, float]:
+        """Seconds per kind, 0 for the kinds that never age."""
+        return {kind: self.seconds(kind) for kind in Kind.values}
+
+    @property
+    def aging(self) -> tuple[str, ...]:
+        """The kinds whose recency falls with age."""
+        return tuple(kind for kind, seconds in self.by_kind.items() if seconds > 0)
+
+    @property
+    def ageless(self) -> tuple[str, ...]:
+        """The kinds whose recency is always 1."""
+        return tuple(kind for kind, seconds in self.by_kind.items() if seconds == 0)
+
+    @property
+    def slowest_seconds(self) -> float:
+        """The longest half-life of the kinds that age (0 when none does): no aging fact is more recent than
+        this half-life says."""
+        return max((self.seconds(kind) for kind in self.aging), default=0.0)
+
+    @property
+    def fastest_seconds(self) -> float:
+        """The shortest half-life of the kinds that age (0 when none does): no score falls faster than it."""
+        return min((self.seconds(kind) for kind in self.aging), default=0.0)
+
+
 @dataclass(frozen=True, slots=True)
 class ScoredFact:
     """One fact's score and what it is made of (ids and numbers, no text: this is the hot path)."""
@@ -51,6 +96,7 @@ class ScoredFact:
     recency: float
     relevance: float
     score: float
+    kind: str = Kind.LORE
 
     @property
     def changed_at(self) -> datetime:
@@ -61,9 +107,11 @@ def microseconds(moment: datetime) -> int:
     return (moment - EPOCH) // timedelta(microseconds=1)
 
 
-def recency(changed_us: int, now_us: int) -> float:
-    """0.5 ** (age / HALF_LIFE); a change dated after now counts as now (1.0)."""
-    return 0.5 ** (max(now_us - changed_us, 0) / 1_000_000 / HALF_LIFE_SECONDS)
+def recency(changed_us: int, now_us: int, half_life_seconds: float) -> float:
+    """0.5 ** (age / half-life), 1.0 for a half-life of 0 (never ages); a change dated after now counts as now."""
+    if half_life_seconds <= 0:
+        return 1.0
+    return 0.5 ** (max(now_us - changed_us, 0) / 1_000_000 / half_life_seconds)
 
 
 def fact_weight(confidence: float, importance: float | None) -> float:
@@ -95,14 +143,14 @@ def relevance_by_position(ids_best_first: Sequence[int], depth: int = RELEVANCE_
     return relevance
 
 
-def scored_fact(fact_id: int, changed_us: int, confidence: float, importance: float | None, *,
-                weights: Weights, relevance: dict[int, float], now_us: int) -> ScoredFact:
-    fact_recency = recency(changed_us, now_us)
+def scored_fact(fact_id: int, changed_us: int, confidence: float, importance: float | None, kind: str, *,
+                weights: Weights, half_lives: HalfLives, relevance: dict[int, float], now_us: int) -> ScoredFact:
+    fact_recency = recency(changed_us, now_us, half_lives.seconds(kind))
     fact_relevance = relevance.get(fact_id, 0.0)
     return ScoredFact(id=fact_id, changed_us=changed_us, confidence=confidence, importance=importance,
                       recency=fact_recency, relevance=fact_relevance,
                       score=score(confidence=confidence, importance=importance, recency=fact_recency,
-                                  relevance=fact_relevance, weights=weights))
+                                  relevance=fact_relevance, weights=weights), kind=kind)
 
 
 def best(facts: Iterable[ScoredFact], limit: int) -> list[ScoredFact]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -15,7 +16,7 @@ from config.rows import Columns
 from ..audience import Reader
 from .score import (
     EPOCH,
-    HALF_LIFE_SECONDS,
+    HalfLives,
     ScoredFact,
     Weights,
     best,
@@ -25,7 +26,7 @@ from .score import (
     recency,
     scored_fact,
 )
-from .statements import HEAVIEST, HEAVY_ENOUGH, HINTED_FIRST_STEP, NEWEST, WALK
+from .statements import EXCLUDED, HEAVIEST, HEAVY_ENOUGH, HINTED_FIRST_STEP, NEWEST, ONLY_MEMBERS, WALK
 
 # The first walk scores the newest max(WALK_PER_SLOT × N, MIN_WALK) facts; the weight index may then hand
 # over at most max(CAP_PER_SLOT × N, MIN_CAP) more before the walk is doubled. Measured on the bench
@@ -41,11 +42,12 @@ SQL_MARGIN = 1e-9
 # A computed recency may be off by a fraction of a unit in the last place (pow); bounds add this many.
 _ULPS = 2
 
-# Per server, reader channel, ranking weights and slots: a lower bound of the N-th best unmatched score at a moment,
-# left by the last ranking for that reader (any message's N-th best is at least that, less the recency lost since;
-# another channel sees other facts, so its N-th best proves nothing here). Only a hint: Python checks it on every
-# use, a wrong one costs a round trip and never a fact. Per process, never stored.
-_HINTS: dict[tuple[int, str, Weights, int], tuple[float, int]] = {}
+# Per server, reader channel, ranking weights, half-lives and slots: a lower bound of the N-th best unmatched score
+# at a moment, left by the last ranking for that reader (any message's N-th best is at least that, less the recency
+# lost since; another channel sees other facts, so its N-th best proves nothing here). Only a hint: Python checks it
+# on every use, a wrong one costs a round trip and never a fact. Per process, never stored. A filtered ranking
+# (only_members, exclude_ids) neither leaves nor takes one.
+_HINTS: dict[tuple[int, Reader, Weights, HalfLives, int], tuple[float, int]] = {}
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,10 @@ class _Walk:
     limit: int
     shape: dict[str, str]
     reader: Reader
+    half_lives: HalfLives
     columns: Columns | None = None
+    only_members: tuple[str, ...] | None = None
+    exclude_ids: frozenset[int] = frozenset()
     now_us: int = 0
     seen: dict[int, ScoredFact] = field(default_factory=dict)
     last: tuple[int, int, float] | None = None  # (id, changed_us, weight) of the last fact walked
@@ -94,13 +99,33 @@ class _Walk:
 
     def params(self) -> dict:
         weights = self.weights
-        return {"server": self.server_id, "now": self.now, "half_life": HALF_LIFE_SECONDS, "margin": SQL_MARGIN,
+        return {"server": self.server_id, "now": self.now, "margin": SQL_MARGIN,
                 "w_rec": weights.recency, "w_imp": weights.importance, "w_total": weights.total,
+                **{f"hl_{kind}": seconds for kind, seconds in self.half_lives.by_kind.items()},
+                "members": list(self.only_members or ()), "excluded": sorted(self.exclude_ids),
                 **self.reader.params}
 
     @property
-    def hint_key(self) -> tuple[int, Reader, Weights, int]:
-        return (self.server_id, self.reader, self.weights, self.limit)
+    def filtered(self) -> bool:
+        """Only some facts of the reader's are ranked (about some members, or not those already chosen)."""
+        return self.only_members is not None or bool(self.exclude_ids)
+
+    def sql(self, template: str, **parts: str) -> str:
+        filters = (ONLY_MEMBERS if self.only_members is not None else "") + (EXCLUDED if self.exclude_ids else "")
+        return template.format(filters=filters, **parts)
+
+    @property
+    def hint_key(self) -> tuple[int, Reader, Weights, HalfLives, int] | None:
+        """Where this ranking's hint is kept; None when the ranking is filtered (its N-th best is no other's)."""
+        return None if self.filtered else (self.server_id, self.reader, self.weights, self.half_lives, self.limit)
+
+    @property
+    def newest_unseen_bound(self) -> float:
+        """The highest recency an unscored fact older than the last one walked can have: 1 when some kind never
+        ages, else its recency at the slowest half-life of the kinds that age."""
+        if self.half_lives.ageless:
+            return 1.0
+        return _raised(recency(self.last[1], self.now_us, self.half_lives.slowest_seconds))
 
     def fetch(self, sql: str, params: dict) -> list[tuple[tuple, tuple]]:
         """Rows of `sql`, each split into its own columns and the caller's, read in the same round trip
@@ -112,14 +137,15 @@ class _Walk:
                f" LEFT JOIN memory_fact {self.columns.alias} ON {self.columns.alias}.id = candidates.id")
         return [(row[width:], row[:width]) for row in _fetch(sql, params)]
 
-    def add(self, fact_id: int, changed_us: int, confidence: float, importance: float | None,
+    def add(self, fact_id: int, changed_us: int, confidence: float, importance: float | None, kind: str,
             columns: tuple = ()) -> None:
         self.run.rows_read += 1
         if columns:
             self.run.columns.setdefault(fact_id, columns)
         if fact_id not in self.seen:
-            self.seen[fact_id] = scored_fact(fact_id, changed_us, confidence, importance, weights=self.weights,
-                                             relevance=self.relevance, now_us=self.now_us)
+            self.seen[fact_id] = scored_fact(fact_id, changed_us, confidence, importance, kind, weights=self.weights,
+                                             half_lives=self.half_lives, relevance=self.relevance,
+                                             now_us=self.now_us)
 
     def step(self, depth: int) -> None:
         """Walk `depth` facts further and score them."""
@@ -131,11 +157,11 @@ class _Walk:
             nth = self.nth_best()
             params.update(after_id=self.last[0], after_changed_at=_moment(self.last[1]), after_weight=self.last[2],
                           min_score=nth.score if nth else None)
-        sql = WALK.format(after=after, order=self.shape["order"], reverse_order=self.shape["reverse_order"])
+        sql = self.sql(WALK, after=after, order=self.shape["order"], reverse_order=self.shape["reverse_order"])
         walked = 0
         for row, columns in self.fetch(sql, params):
-            fact_id, changed_us, confidence, importance, weight, is_last, walk_length = row
-            self.add(fact_id, changed_us, confidence, importance, columns)
+            fact_id, changed_us, confidence, importance, kind, weight, is_last, walk_length = row
+            self.add(fact_id, changed_us, confidence, importance, kind, columns)
             if is_last:
                 self.last = (fact_id, changed_us, weight)
             walked = walk_length if walk_length is not None else walked  # None on the matched facts' rows
@@ -148,11 +174,11 @@ class _Walk:
                   "min_score": nth_score}
         if since_us is not None:
             params["since"] = _moment(since_us)
-        rows = self.fetch(HEAVY_ENOUGH.format(since="AND changed_at >= %(since)s" if since_us is not None else ""),
+        rows = self.fetch(self.sql(HEAVY_ENOUGH, since="AND changed_at >= %(since)s" if since_us is not None else ""),
                           params)
-        for (_found, _lightest, fact_id, changed_us, confidence, importance), columns in rows:
+        for (_found, _lightest, fact_id, changed_us, confidence, importance, kind), columns in rows:
             if fact_id is not None:
-                self.add(fact_id, changed_us, confidence, importance, columns)
+                self.add(fact_id, changed_us, confidence, importance, kind, columns)
         found, lightest = rows[0][0][:2]
         self.run.weighed += found
         return _HeavyFetch(found=found, lightest=lightest)
@@ -164,12 +190,12 @@ class _Walk:
                   "min_score": guess, "matched": list(self.relevance)}
         if since_us is not None:
             params["since"] = _moment(since_us)
-        sql = HINTED_FIRST_STEP.format(since="AND changed_at >= %(since)s" if since_us is not None else "")
+        sql = self.sql(HINTED_FIRST_STEP, since="AND changed_at >= %(since)s" if since_us is not None else "")
         walked, heavy = 0, _HeavyFetch(found=0, lightest=None)
         for row, columns in self.fetch(sql, params):
-            fact_id, changed_us, confidence, importance, weight, is_last, walk_length, found, lightest = row
+            fact_id, changed_us, confidence, importance, kind, weight, is_last, walk_length, found, lightest = row
             if fact_id is not None:
-                self.add(fact_id, changed_us, confidence, importance, columns)
+                self.add(fact_id, changed_us, confidence, importance, kind, columns)
             if is_last:
                 self.last = (fact_id, changed_us, weight)
             walked = walk_length if walk_length is not None else walked
@@ -182,6 +208,8 @@ class _Walk:
     def leave_hint(self) -> None:
         """The N-th best score of the facts scored here, as if nothing matched the message: no message's
         N-th best is lower at this moment (relevance only adds, and facts not scored here only add more)."""
+        if self.hint_key is None:
+            return
         unmatched = [combine(fact.confidence * fact.recency, fact_weight(fact.confidence, fact.importance), 0.0,
                               self.weights) for fact in self.seen.values()]
         if len(unmatched) >= self.limit:
@@ -219,13 +247,19 @@ def _raised(value: float, ulps: int = _ULPS) -> float:
 
 
 def rank_top(server_id: int, weights: Weights, limit: int, relevance: dict[int, float], now: datetime,
-             columns: Columns | None = None, *, reader: Reader) -> RankingRun:
+             columns: Columns | None = None, *, reader: Reader, half_lives: HalfLives,
+             only_members: tuple[str, ...] | None = None, exclude_ids: Iterable[int] = ()) -> RankingRun:
     """The exact `limit` best facts in force of the server that the reader may see, best first: the same facts
     in the same order as scoring every such fact gives (tests/memory/retrieval/ranking/ranking_reference.py does
-    that). With `columns` (of memory_fact under their alias), RankingRun.columns holds them for every fact ranked."""
-    if weights.recency == 0 and weights.importance > 0:
-        return _rank_by_weight(_Walk(server_id, weights, relevance, now, limit, HEAVIEST, reader, columns))
-    return _rank_by_recency(_Walk(server_id, weights, relevance, now, limit, NEWEST, reader, columns))
+    that). Recency follows each fact's kind (`half_lives`, the server's: HalfLives.of(ai_settings)). With
+    `only_members`, only facts about those members rank (an empty tuple: none); facts in `exclude_ids` never do.
+    With `columns` (of memory_fact under their alias), RankingRun.columns holds them for every fact ranked."""
+    walk_by = HEAVIEST if weights.recency == 0 and weights.importance > 0 else NEWEST
+    walk = _Walk(server_id, weights, relevance, now, limit, walk_by, reader, half_lives, columns,
+                 tuple(only_members) if only_members is not None else None, frozenset(exclude_ids))
+    if only_members is not None and not only_members:
+        return walk.finish("exhausted")
+    return _rank_by_weight(walk) if walk_by is HEAVIEST else _rank_by_recency(walk)
 
 
 def _settled(walk: _Walk, bound: float, nth: ScoredFact) -> bool:
@@ -251,18 +285,18 @@ def _rank_by_recency_steps(walk: _Walk) -> RankingRun:
         nth = walk.nth_best()
         if walk.exhausted or nth is None:
             return walk.finish("exhausted")
-        newest_unseen = _raised(recency(walk.last[1], walk.now_us))  # no unscored fact is more recent
+        newest_unseen = walk.newest_unseen_bound  # no unscored fact is more recent
         if _settled(walk, combine(newest_unseen, 1.0, 0.0, weights), nth):
             return walk.finish("recency bound")  # not even the highest weight lifts an older fact to T
         heavy = None
-        if hinted is not None and _hint_held(hinted, weights, newest_unseen, nth.score, walk.now_us):
+        if hinted is not None and _hint_held(hinted, walk, newest_unseen, nth.score):
             heavy = hinted.heavy
         else:
             if hinted is not None:
                 walk.run.steps.append("hint refused")
             min_weight = _min_weight(weights, newest_unseen, nth.score)
             if min_weight is not None:
-                since_us = _oldest_that_can_win(weights, nth.score, walk.now_us)
+                since_us = _oldest_that_can_win(weights, walk.half_lives, nth.score, walk.now_us)
                 heavy = walk.read_heavy(min_weight, since_us, cap, nth.score)
                 nth = walk.nth_best()
         hinted = None
@@ -290,14 +324,15 @@ class _Hinted:
 
 def _hinted_read(walk: _Walk, depth: int, cap: int) -> _Hinted | None:
     """The first walk, with the weight index read in the same round trip when a hint allows it."""
-    hint = _HINTS.get(walk.hint_key)
+    hint = _HINTS.get(walk.hint_key) if walk.hint_key is not None else None
     if hint is not None:
         lower_bound, at_us = hint
-        # Scores lose at most the share recency loses in between; the importance part stays.
-        guess = lower_bound * recency(at_us, walk.now_us) * (1 - 1e-9)
+        # Scores lose at most the share recency loses in between at the fastest half-life; the importance
+        # part stays.
+        guess = lower_bound * recency(at_us, walk.now_us, walk.half_lives.fastest_seconds) * (1 - 1e-9)
         min_weight = _min_weight(walk.weights, 1.0, guess)
         if guess > 0 and min_weight is not None:
-            since_us = _oldest_that_can_win(walk.weights, guess, walk.now_us)
+            since_us = _oldest_that_can_win(walk.weights, walk.half_lives, guess, walk.now_us)
             walk.run.steps.append("hinted")
             return _Hinted(walk.hinted_first_step(depth, cap, guess, min_weight, since_us), guess, min_weight,
                            since_us)
@@ -305,13 +340,15 @@ def _hinted_read(walk: _Walk, depth: int, cap: int) -> _Hinted | None:
     return None
 
 
-def _hint_held(hinted: _Hinted, weights: Weights, newest_unseen: float, nth_score: float, now_us: int) -> bool:
+def _hint_held(hinted: _Hinted, walk: _Walk, newest_unseen: float, nth_score: float) -> bool:
     """The guessed N-th best was no higher than the real one, so the read left out only facts below it:
     those lighter than its threshold, changed before its oldest moment, or scoring below the guess."""
+    weights = walk.weights
     if hinted.guess > nth_score or combine(newest_unseen, hinted.min_weight, 0.0, weights) >= nth_score:
         return False
-    return hinted.since_us is None or combine(_raised(recency(hinted.since_us, now_us)), 1.0, 0.0,
-                                               weights) < nth_score
+    return hinted.since_us is None or combine(
+        _raised(recency(hinted.since_us, walk.now_us, walk.half_lives.slowest_seconds)), 1.0, 0.0,
+        weights) < nth_score
 
 
 def _min_weight(weights: Weights, newest_unseen: float, nth_score: float) -> float | None:
@@ -330,19 +367,21 @@ def _min_weight(weights: Weights, newest_unseen: float, nth_score: float) -> flo
     return None
 
 
-def _oldest_that_can_win(weights: Weights, nth_score: float, now_us: int) -> int | None:
+def _oldest_that_can_win(weights: Weights, half_lives: HalfLives, nth_score: float, now_us: int) -> int | None:
     """The oldest change (microseconds) a fact may have and still reach the N-th best score with the
-    highest weight (1.0), or None when even the oldest fact could."""
-    if weights.recency == 0:
+    highest weight (1.0) at the slowest half-life, or None when even the oldest fact could (some kind never
+    ages)."""
+    if weights.recency == 0 or half_lives.ageless:
         return None
+    half_life = half_lives.slowest_seconds
     needed = (nth_score * weights.total - weights.importance * 1.0) / weights.recency
     if needed <= 0:
         return None
-    age_us = int(HALF_LIFE_SECONDS * math.log2(1 / min(needed, 1.0)) * 1_000_000)
+    age_us = int(half_life * math.log2(1 / min(needed, 1.0)) * 1_000_000)
     margin_us = 1_000_000
     for _ in range(40):
         since_us = now_us - age_us - margin_us
-        if combine(_raised(recency(since_us, now_us)), 1.0, 0.0, weights) < nth_score:
+        if combine(_raised(recency(since_us, now_us, half_life)), 1.0, 0.0, weights) < nth_score:
             return since_us  # older facts are less recent still, so they score lower
         margin_us *= 2
     return None

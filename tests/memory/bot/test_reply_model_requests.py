@@ -36,7 +36,8 @@ def test_the_system_prompt_holds_the_memory_block_with_numbered_facts(server, mo
     system = request["body"]["messages"][0]
     assert system["role"] == "system"
     assert outcome.exchange.memory_block in system["content"]
-    assert f"[#{fact.number}] server_theme: This server is about retro gaming." in system["content"]
+    assert (f"[#{fact.number}] ({fact.changed_at.date().isoformat()}) server_theme: This server is about retro "
+            "gaming.") in system["content"]
     assert "Summary: Retro gaming server; replies are short." in system["content"]
     assert request["body"]["model"] == MODEL_NAME
     assert request["path"] == "/v1/chat/completions"

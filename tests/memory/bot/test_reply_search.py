@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from memory.bot.reply import reply_to_message
+from memory.configuration.services import ai_settings_update
 from memory.models import Exchange, Fact
 from tests.factories import make_fact
 from tests.memory.conftest import (
@@ -25,12 +26,14 @@ SECOND_SEARCH = "a second search in the same exchange is ignored"
 
 @pytest.fixture
 def archive(server, owner):
-    """Archive server whose context holds one fact; Paul's birthday is only reachable by search."""
+    """Archive server whose context holds one fact, and no slot for facts about the speaker; Paul's birthday is only
+    reachable by search."""
     use_memory_type(server, owner, "archive")
     birthday = make_fact(server, key="paul_birthday", content="Paul's birthday is 3 May.", scope="member",
                          member_id=PAUL)
     make_fact(server, key="server_theme", content="This server is about retro gaming.")
     set_channel_rules(server, owner, max_injected_items=1)
+    ai_settings_update(server=server, actor=owner, speaker_share=0.0)
     return birthday
 
 
@@ -70,8 +73,8 @@ def test_the_second_request_holds_the_search_results_as_a_tool_message(server, m
     assert tool_messages(first) == []
     [results] = tool_messages(second)
     assert results["tool_call_id"] == "call_lookup"
-    assert f"[#{archive.number}] paul_birthday (about member {PAUL}): Paul's birthday is 3 May." in \
-        results["content"].splitlines()
+    assert (f"[#{archive.number}] ({archive.changed_at.date().isoformat()}) paul_birthday (about Paul ({PAUL})): "
+            "Paul's birthday is 3 May.") in results["content"].splitlines()
     assistant_turn = second["body"]["messages"][-2]
     assert assistant_turn["role"] == "assistant"
     assert [call["id"] for call in assistant_turn["tool_calls"]] == ["call_lookup"]

@@ -12,7 +12,9 @@ from memory.facts.selectors import summary_text
 from memory.facts.services import FactAuthor, summary_set
 from memory.models import AISettings, Exchange, Fact, MemoryType
 from memory.retrieval.audience import Reader
-from memory.retrieval.context import context_choice
+from memory.configuration.directory import SeenMember, members_seen
+from memory.facts.services import fact_pin_set
+from memory.retrieval.context import ContextFor, context_choice, context_read
 from teams.models import BotToken, Server
 from teams.selectors import bot_token_active_by_hash
 from teams.services import bot_token_hash, bot_token_revoke
@@ -88,7 +90,7 @@ def test_ranked_context_facts_built_from_the_rankings_rows_match_the_orm(server)
     ai_settings.memory_type = MemoryType.RANKED
     facts = context_choice(server, ai_settings, "Paul's birthday", HERE).facts
     shown = ["id", "server_id", "number", "key", "content", "scope", "member_id", "confidence", "changed_at",
-             "audience", "source_channel_id"]
+             "audience", "source_channel_id", "kind"]
     assert [{name: getattr(fact, name) for name in shown} for fact in facts] == [
         {name: getattr(expected, name) for name in shown} for expected in
         [Fact.objects.get(pk=fact.pk) for fact in facts]]
@@ -189,28 +191,44 @@ def _context_values(facts):
     return [[(name, getattr(fact, name), type(getattr(fact, name))) for name in CONTEXT_FIELDS] for fact in facts]
 
 
-@pytest.mark.parametrize("memory_type", [MemoryType.CLASSIC, MemoryType.LEDGER, MemoryType.ARCHIVE])
-def test_the_context_calls_lookup_reads_the_newest_facts_exactly_as_the_separate_query(server, bot_token, memory_type):
-    from memory.retrieval.context import _most_recently_changed
+def _read_values(read):
+    return [_context_values(part) for part in (read.pinned, read.speaker, read.general)] + [read.names]
 
+
+SPEAKER = "200000000000000001"
+HERE_FOR = ContextFor(HERE, (SPEAKER,))
+
+
+@pytest.mark.parametrize("memory_type", [MemoryType.CLASSIC, MemoryType.LEDGER, MemoryType.ARCHIVE, MemoryType.RANKED])
+def test_the_context_calls_lookup_reads_the_context_exactly_as_the_separate_query(server, owner, bot_token,
+                                                                                    memory_type):
     ai_settings_ensure(server=server)
-    AISettings.objects.filter(server=server).update(memory_type=memory_type, max_injected_items=4)
-    facts = [make_fact(server, key=f"fact_{n}", content=f"Fact <{n}> \"quoted\" ünïcode.") for n in range(6)]
-    Fact.objects.filter(pk=facts[1].pk).update(confidence=0.75, member_id="200000000000000001", scope="member")
+    AISettings.objects.filter(server=server).update(memory_type=memory_type, max_injected_items=4, speaker_share=0.5)
+    facts = [make_fact(server, key=f"fact_{n}", content=f"Fact <{n}> \"quoted\" ünïcode.") for n in range(7)]
+    Fact.objects.filter(pk=facts[1].pk).update(confidence=0.75, member_id=SPEAKER, scope="member")
     Fact.objects.filter(pk=facts[2].pk).update(confidence=1.0)  # a whole float comes back a float
     Fact.objects.filter(pk=facts[5].pk).update(retracted_at=facts[5].changed_at)
+    fact_pin_set(fact=facts[0], pinned=True, actor=owner)
+    members_seen(server=server, members=[SeenMember(SPEAKER, "Paul")])
 
     _, plain = bot_token_and_server(bot_token_hash(bot_token), server.guild_id)
-    _, with_facts = bot_token_and_server(bot_token_hash(bot_token), server.guild_id, newest_facts_for=HERE)
-    expected = _most_recently_changed(plain, plain.ai_settings, "hello", HERE).facts
-    assert [fact.number for fact in expected] == [facts[4].number, facts[3].number, facts[2].number,
-                                                  facts[1].number]
-    assert _context_values(with_facts.newest_facts_in_force) == _context_values(expected)
-    assert context_choice(with_facts, with_facts.ai_settings, "hello", HERE).facts == with_facts.newest_facts_in_force
-    assert "newest_facts_in_force" not in plain.__dict__
+    _, with_context = bot_token_and_server(bot_token_hash(bot_token), server.guild_id, context_for=HERE_FOR)
+    expected = context_read(plain, plain.ai_settings, HERE_FOR)
+    assert [fact.number for fact in expected.pinned] == [facts[0].number]
+    assert [fact.number for fact in expected.speaker] == [facts[1].number]
+    newest = memory_type != MemoryType.RANKED
+    assert [fact.number for fact in expected.general] == (
+        [facts[6].number, facts[4].number, facts[3].number] if newest else [])
+    assert expected.names == {SPEAKER: "Paul"}
+    ahead_for, ahead = with_context.context_read
+    assert ahead_for == HERE_FOR and _read_values(ahead) == _read_values(expected)
+    if newest:
+        assert context_choice(with_context, with_context.ai_settings, "hello", HERE_FOR).facts == [
+            *ahead.pinned, *ahead.speaker, *ahead.general]
+    assert "context_read" not in plain.__dict__
 
 
-def test_the_newest_facts_read_with_the_token_are_those_the_bodys_channel_may_see_and_no_other_reader_takes_them(
+def test_the_context_read_with_the_token_is_what_the_bodys_channel_may_see_and_no_other_reader_takes_it(
         server, bot_token):
     from memory.models import Audience
 
@@ -222,25 +240,27 @@ def test_the_newest_facts_read_with_the_token_are_those_the_bodys_channel_may_se
               source_channel_id="300000000000000002")
     make_fact(server, key="staff_only", content="For staff.", audience=Audience.STAFF)
 
-    _, with_facts = bot_token_and_server(bot_token_hash(bot_token), server.guild_id, newest_facts_for=HERE)
-    assert [fact.pk for fact in with_facts.newest_facts_in_force] == [here.pk, everywhere.pk]
+    _, with_context = bot_token_and_server(bot_token_hash(bot_token), server.guild_id, context_for=HERE_FOR)
+    assert [fact.pk for fact in with_context.context_read[1].general] == [here.pk, everywhere.pk]
     elsewhere = Reader.for_message("300000000000000003")  # not the reader the facts were read for: asks again
-    assert [fact.pk for fact in context_choice(with_facts, with_facts.ai_settings, "hi", elsewhere).facts] == [
+    assert [fact.pk for fact in context_choice(with_context, with_context.ai_settings, "hi", elsewhere).facts] == [
         everywhere.pk]
+    other_speaker = ContextFor(HERE, ("200000000000000009",))  # nor another speaker
+    assert context_read(with_context, with_context.ai_settings, other_speaker) is not with_context.context_read[1]
 
 
-def test_other_types_and_servers_without_settings_read_their_context_on_their_own(server, bot_token):
+def test_servers_without_settings_read_their_context_on_their_own(server, bot_token):
     make_fact(server)
     AISettings.objects.filter(server=server).delete()
-    _, without_settings = bot_token_and_server(bot_token_hash(bot_token), server.guild_id, newest_facts_for=HERE)
-    assert "newest_facts_in_force" not in without_settings.__dict__
+    _, without_settings = bot_token_and_server(bot_token_hash(bot_token), server.guild_id, context_for=HERE_FOR)
+    assert "context_read" not in without_settings.__dict__
     assert [fact.key for fact in context_choice(without_settings, ai_settings_ensure(server=without_settings),
-                                                "hello", HERE).facts] == ["server_theme"]  # settings created
+                                                "hello", HERE_FOR).facts] == ["server_theme"]  # settings created
     AISettings.objects.filter(server=server).update(memory_type=MemoryType.RANKED)
-    _, ranked = bot_token_and_server(bot_token_hash(bot_token), server.guild_id, newest_facts_for=HERE)
-    assert "newest_facts_in_force" not in ranked.__dict__
-    assert [fact.key for fact in context_choice(ranked, ranked.ai_settings, "theme", HERE).facts] == ["server_theme"]
-
+    _, ranked = bot_token_and_server(bot_token_hash(bot_token), server.guild_id, context_for=HERE_FOR)
+    assert ranked.context_read[1].general == []  # ranking chooses the rest
+    assert [fact.key for fact in context_choice(ranked, ranked.ai_settings, "theme", HERE_FOR).facts] == [
+        "server_theme"]
 
 
 def test_an_exchanges_facts_are_those_it_showed_or_found_still_in_force_and_visible_from_its_channel(server, owner):
@@ -257,12 +277,10 @@ def test_an_exchanges_facts_are_those_it_showed_or_found_still_in_force_and_visi
     exchange = exchange_open(server=server, message=IncomingMessage(channel_id=HERE.channel_id,
                                                                     author_id="200000000000000001", content="hi")).exchange
     exchange_search(exchange=exchange, query="dragon")
-    assert (exchange.shown_numbers, exchange.found_numbers) == ([fact.number for fact in reversed(shown)],
-                                                                [found.number])
-    assert [fact.pk for fact in exchange_facts_in_force(exchange)] == [*(fact.pk for fact in reversed(shown)),
-                                                                       found.pk]
+    assert (exchange.shown_numbers, exchange.found_numbers) == ([fact.number for fact in shown], [found.number])
+    assert [fact.pk for fact in exchange_facts_in_force(exchange)] == [*(fact.pk for fact in shown), found.pk]
     fact_retract(fact=shown[2], reason="outdated")
     fact_audience_set(fact=shown[1], audience=Audience.CHANNEL, channel_id="300000000000000002",
                       actor=owner)  # narrowed since, to another channel
     fact_audience_set(fact=found, audience=Audience.STAFF, actor=owner)
-    assert [fact.pk for fact in exchange_facts_in_force(exchange)] == [shown[0].pk]
+    assert [fact.pk for fact in exchange_facts_in_force(exchange)] == [shown[0].pk]  # shown oldest first

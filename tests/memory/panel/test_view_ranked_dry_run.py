@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from memory.configuration.services import ai_settings_update
-from memory.models import Exchange, Fact, MemoryType
+from memory.models import Exchange, Fact, Kind, MemoryType
 from tests.conftest import logged_in_client
 from tests.factories import make_fact
 from tests.memory.bot.api.helpers import configure
@@ -21,18 +21,19 @@ HTMX = {"HX-Request": "true"}
 
 @pytest.fixture
 def memory(server):
-    """Classic, 2 slots: two chat facts from today, an essential rule from last week, an old birthday."""
+    """Classic, 2 slots: two chat facts from today, an essential rule from last week, an old birthday (the chat and
+    the birthday are events: they age, the rule does not)."""
     configure(server, memory_type=MemoryType.CLASSIC, max_injected_items=2)
     now = timezone.now()
     return {
         "chat_new": make_fact(server, key="chat_new", content="People talked about pizza.",
-                              created_at=now - timedelta(hours=1)),
+                              created_at=now - timedelta(hours=1), kind=Kind.EVENT),
         "chat_old": make_fact(server, key="chat_old", content="People talked about the weather.",
-                              created_at=now - timedelta(hours=2)),
+                              created_at=now - timedelta(hours=2), kind=Kind.EVENT),
         "rule": make_fact(server, key="rule_spoilers", content="No spoilers outside the spoiler channel.",
-                          importance=1.0, created_at=now - timedelta(days=7)),
+                          importance=1.0, created_at=now - timedelta(days=7), kind=Kind.RULE),
         "birthday": make_fact(server, key="paul_birthday", content="Paul's birthday is on 3 May.",
-                              importance=0.7, created_at=now - timedelta(days=300)),
+                              importance=0.7, created_at=now - timedelta(days=300), kind=Kind.EVENT),
     }
 
 
@@ -128,6 +129,7 @@ def test_on_a_server_that_already_ranks_no_slot_would_change(member, server, mem
 
 def test_when_ranking_picks_the_same_facts_it_says_so(member, server, memory):
     configure(server, weight_recency=10.0, weight_importance=0.0, weight_relevance=0.0)
+    Fact.objects.filter(kind=Kind.RULE).update(kind=Kind.EVENT)  # every fact ages: recency alone is Classic's order
     page = sample(logged_in_client(member), server, "", **HTMX).content.decode()
     assert "No slot would change hands: the same 2 facts fill the context" in page
 

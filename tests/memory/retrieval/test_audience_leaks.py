@@ -30,7 +30,7 @@ from memory.models import Audience, Exchange, MemoryType, ModelPurpose
 from memory.retrieval.audience import Reader
 from memory.retrieval.fusion import hybrid_ids
 from memory.retrieval.meaning import nearest_fact_ids
-from memory.retrieval.ranking import Weights, rank_top
+from memory.retrieval.ranking import HalfLives, Weights, rank_top
 from memory.types import ContextOrder, profile_for
 from tests.factories import make_fact
 from tests.memory.bot.api.helpers import Api
@@ -128,7 +128,8 @@ def test_a_fact_reaches_the_bot_exactly_where_its_audience_allows(
         reader = Reader.for_exchange(exchange)
         every_fact = {fact.pk: 1.0 for fact in server.facts.all()}  # as if the search had matched them all
         if profile.context_order == ContextOrder.BEST_SCORE:
-            ranked = rank_top(server.pk, Weights(1, 1, 1), 50, every_fact, timezone.now(), reader=reader)
+            ranked = rank_top(server.pk, Weights(1, 1, 1), 50, every_fact, timezone.now(), reader=reader,
+                              half_lives=HalfLives())
             assert (secret.pk in [fact.id for fact in ranked.facts]) == expected
         if profile.embeds:
             ai_settings = ai_settings_for_server(server)
@@ -168,7 +169,8 @@ def _local_query_vector(server, ai_settings, text: str) -> tuple[str, list[float
 def test_the_context_call_reads_what_its_bodys_channel_may_see_with_the_token_in_one_query(
         client, server, owner, bot_token, django_capture_on_commit_callbacks, place):
     """Classic's newest facts come in the token's query, for the reader the body names (a thread reads as its
-    channel): still one SELECT and one INSERT, and the channel's facts only where they belong."""
+    channel): still one SELECT and one INSERT (which stores the author's name in its WITH), and the channel's facts
+    only where they belong."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -179,7 +181,8 @@ def test_the_context_call_reads_what_its_bodys_channel_may_see_with_the_token_in
     api.context(server, **body)  # the token's first call also records its last use
     with CaptureQueriesContext(connection) as queries:
         context = api.context(server, **body)
-    assert [query["sql"].split()[0] for query in queries.captured_queries] == ["SELECT", "INSERT"]
+    assert [query["sql"].split()[0] for query in queries.captured_queries] == ["SELECT", "WITH"]
+    assert 'INSERT INTO "memory_exchange"' in queries.captured_queries[1]["sql"]
     assert (secret.number in [fact["number"] for fact in context["facts"]]) == visible_here(Audience.CHANNEL, place)
     assert len(context["facts"]) == len(FILLER) + (1 if visible_here(Audience.CHANNEL, place) else 0)
 

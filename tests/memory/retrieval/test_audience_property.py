@@ -96,9 +96,9 @@ def test_the_bot_is_handed_exactly_the_facts_its_channel_may_see_that_the_type_w
                   else "every fact visible" if len(visible) == len(in_force) else "some facts hidden")
 
             opened = exchange_open(server=server, message=message)
-            expected = [fact.pk for fact in visible[: case["max_injected"]]] if reads else []
-            assert [fact.pk for fact in opened.facts] == expected
-            assert opened.exchange.shown_numbers == [fact.number for fact in visible[: len(expected)]]
+            chosen = visible[: case["max_injected"]] if reads else []  # newest first; the block lists them oldest first
+            assert [fact.pk for fact in opened.facts] == [fact.pk for fact in reversed(chosen)]
+            assert opened.exchange.shown_numbers == [fact.number for fact in reversed(chosen)]
 
             if opened.exchange.can_search:
                 found = exchange_search(exchange=opened.exchange, query=word).facts

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from memory.configuration.selectors import ai_settings_for_server
 from memory.facts.services import fact_retract
-from memory.models import Fact, MemoryType
+from memory.models import Fact, Kind, MemoryType
 from memory.retrieval.audience import Reader
 from memory.retrieval.context import context_choice
 from memory.retrieval.ranking import RELEVANCE_DEPTH, Weights, relevance_by_position
@@ -26,13 +26,14 @@ def keys(facts) -> list[str]:
 
 @pytest.fixture
 def ranked_memory(server):
-    """Ranked, 3 slots: five chat facts from the last days and Paul's birthday, important but old."""
+    """Ranked, 3 slots: five chat facts from the last days and Paul's birthday party, important but old; all events,
+    whose recency halves every 30 days (rules, lore and profiles would not age: test_kinds.py)."""
     configure(server, memory_type=MemoryType.RANKED, max_injected_items=3)
     now = timezone.now()
     chat = [make_fact(server, key=f"chat_{index}", content=f"Someone mentioned topic number {index}.",
-                      created_at=now - timedelta(days=index + 1)) for index in range(5)]
+                      created_at=now - timedelta(days=index + 1), kind=Kind.EVENT) for index in range(5)]
     birthday = make_fact(server, key="paul_birthday", content="Paul's birthday is on 3 May.", importance=0.8,
-                         created_at=now - timedelta(days=200))
+                         created_at=now - timedelta(days=200), kind=Kind.EVENT)
     return chat, birthday
 
 

@@ -20,7 +20,7 @@ from referencing.jsonschema import DRAFT202012
 
 from memory.bot.api.schema import openapi_schema
 from memory.configuration.selectors import ai_settings_for_server
-from memory.models import AISettings, Channel, Exchange, Fact, ForgetRequest, Summary
+from memory.models import AISettings, Channel, Exchange, Fact, ForgetRequest, Member, Summary
 from teams.models import Server
 
 API = "/api/v1"
@@ -198,8 +198,8 @@ def configure(server: Server, **fields: Any) -> AISettings:
 
 def memory_state() -> dict:
     """Everything a request could change in memory: facts (with their windows, versions and audiences),
-    summaries, the recorded exchanges (search and actions included), the channels reported and the
-    members' requests to be forgotten."""
+    summaries, the recorded exchanges (search and actions included), the channels reported, the
+    members' requests to be forgotten and the member directory's names."""
     return {
         "facts": list(Fact.objects.order_by("pk").values_list(
             "pk", "server_id", "number", "key", "content", "scope", "member_id", "confidence", "importance",
@@ -208,6 +208,7 @@ def memory_state() -> dict:
         "channels": list(Channel.objects.order_by("pk").values_list(
             "pk", "server_id", "channel_id", "name", "parent_id", "is_thread", "public", "reported_at")),
         "forget_requests": list(ForgetRequest.objects.order_by("pk").values_list("pk", "member_id", "status")),
+        "members": list(Member.objects.order_by("pk").values_list("pk", "member_id", "display_name", "seen_at")),
         "summaries": list(Summary.objects.order_by("pk").values_list("pk", "content", "retracted_at")),
         "exchanges": list(Exchange.objects.order_by("pk").values_list(
             "pk", "searched_at", "search_query", "found_numbers", "actions", "status", "model_calls")),

@@ -21,7 +21,8 @@ def test_a_fresh_exchange_shows_what_was_injected_and_nothing_else(api, server):
     fact = make_fact(server)
     context = api.context(server, thread_parent_id=None)
     body = api.exchange(context["exchange"])
-    assert body["memory"] == {"injected": [fact.number], "searched": None, "retracted": [], "superseded": [],
+    assert body["memory"] == {"injected": [fact.number], "pinned": [], "about_speaker": [], "budget_cut": [],
+                              "mentioned": [], "searched": None, "retracted": [], "superseded": [],
                               "learned": [], "actions": []}
     assert {key: body[key] for key in ("exchange", "guild_id", "status", "memory_type", "channel_id",
                                        "thread_parent_id", "author_id", "read_allowed", "write_allowed",
@@ -52,7 +53,8 @@ def test_it_shows_the_search_and_every_action_of_the_exchange(api, server):
 
     body = api.exchange(exchange)
     assert body["memory"] == {
-        "injected": [rules.number, theme.number],
+        "injected": [theme.number, rules.number], "pinned": [], "about_speaker": [], "budget_cut": [],
+        "mentioned": [],
         "searched": {"query": "support", "mode": "words", "fallback_reason": None,
                      "found": [fact["number"] for fact in found["facts"]]},
         "retracted": [theme.number],
@@ -118,13 +120,14 @@ def test_it_lists_the_facts_shown_and_found_that_are_still_in_force(api, server,
     rules = make_fact(server, key="rules", content="Be kind.", created_at=now - timedelta(minutes=10))
     exchange = api.context(server)["exchange"]
     api.search(exchange, "support")
-    assert [fact["number"] for fact in api.exchange(exchange)["facts"]] == [rules.number, theme.number,
+    assert [fact["number"] for fact in api.exchange(exchange)["facts"]] == [theme.number, rules.number,
                                                                            support.number]
     fact_retract(fact=theme, reason="no longer true")
     facts = api.exchange(exchange)["facts"]
     assert [fact["number"] for fact in facts] == [rules.number, support.number]
     assert facts[0] == {"number": rules.number, "key": "rules", "content": "Be kind.", "scope": "server",
-                        "member_id": None, "confidence": 1.0, "audience": "server", "channel_id": None}
+                        "member_id": None, "confidence": 1.0, "audience": "server", "channel_id": None,
+                        "kind": "lore", "changed_at": rules.changed_at.isoformat()}
 
 
 def test_a_fact_narrowed_since_to_another_channel_or_to_staff_is_no_longer_listed(api, server, owner):

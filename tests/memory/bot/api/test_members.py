@@ -19,7 +19,7 @@ PAUL, MIRA = "222", "333"
 def fact_json(fact: Fact) -> dict:
     return {"number": fact.number, "key": fact.key, "content": fact.content, "scope": fact.scope,
             "member_id": fact.member_id or None, "confidence": fact.confidence, "audience": fact.audience,
-            "channel_id": fact.source_channel_id or None}
+            "channel_id": fact.source_channel_id or None, "kind": fact.kind, "changed_at": fact.changed_at.isoformat()}
 
 
 @pytest.fixture

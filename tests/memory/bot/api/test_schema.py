@@ -14,10 +14,10 @@ from memory.bot.actions import REASON_MAX_LENGTH
 from memory.bot.api import parsing
 from memory.bot.api import urls as api_urls
 from memory.bot.api.schema import openapi_schema
-from memory.bot.exchanges import MESSAGE_MAX_LENGTH
+from memory.bot.exchanges import MENTIONS_MAX, MESSAGE_MAX_LENGTH
 from memory.bot.reply import HISTORY_LIMIT
 from memory.configuration.directory import NAME_MAX_LENGTH as CHANNEL_NAME_MAX_LENGTH
-from memory.models import CONTENT_MAX_LENGTH, KEY_MAX_LENGTH, KEY_REGEX, Audience
+from memory.models import CONTENT_MAX_LENGTH, KEY_MAX_LENGTH, KEY_REGEX, Audience, Kind
 
 from .helpers import API, MESSAGE, REGISTRY, SCHEMA, SCHEMA_URI, assert_valid, component_validator
 
@@ -155,19 +155,25 @@ def test_the_limits_in_the_schema_are_the_limits_the_code_enforces():
     assert set(channels["items"]["properties"]) == parsing.CHANNEL_FIELDS
     assert channels["items"]["properties"]["name"]["maxLength"] == CHANNEL_NAME_MAX_LENGTH
     assert schemas["ForgetRequest"]["properties"]["member_name"]["maxLength"] == parsing.NAME_MAX_LENGTH
+    mentions = schemas["Message"]["properties"]["mentions"]
+    assert mentions["maxItems"] == MENTIONS_MAX
+    assert mentions["items"]["properties"]["name"]["maxLength"] == parsing.NAME_MAX_LENGTH
+    assert schemas["Kind"]["enum"] == list(Kind.values)
 
 
 def test_the_request_examples_of_api_md_match_the_schema():
     assert_valid(component_validator("Message"), {
         "channel_id": "111", "thread_parent_id": None, "author_id": "222", "author_name": "Paul",
-        "content": "when is my birthday again?"}, "API.md §1 request")
+        "mentions": [{"id": "333", "name": "Mira"}], "content": "when is my birthday again? and @Mira's?"},
+        "API.md §1 request")
     assert_valid(component_validator("Message"), MESSAGE, "the tests' message")
     assert_valid(component_validator("SearchRequest"), {"query": "Paul's birthday"}, "API.md §2 request")
     assert_valid(component_validator("ActionsRequest"), {
         "retract": [{"number": 12, "reason": "the rule changed"}],
         "supersede": [{"number": 15, "content": "Support happens in #help only.", "reason": "moved"}],
-        "remember": [{"key": "paul_birthday", "content": "Paul's birthday is 3 May.", "scope": "member",
-                      "member_id": "222", "importance": 0.6, "confidence": 0.9}]}, "API.md §3 request")
+        "remember": [{"key": "paul_birthday", "content": "Paul's birthday is 3 May.", "kind": "profile",
+                      "scope": "member", "member_id": "222", "importance": 0.6, "confidence": 0.9}]},
+        "API.md §3 request")
     assert_valid(component_validator("ActionsResult"), {"results": [
         {"op": "retract", "number": 12, "status": "applied"},
         {"op": "supersede", "number": 15, "status": "ignored", "detail": "fact #15 was not shown in this exchange"},
@@ -175,7 +181,8 @@ def test_the_request_examples_of_api_md_match_the_schema():
     assert_valid(component_validator("Error"), {"error": "One clear sentence.", "field": None}, "API.md error")
     assert_valid(component_validator("Fact"), {
         "number": 12, "key": "server_theme", "content": "This server is about retro gaming.", "scope": "server",
-        "member_id": None, "confidence": 1.0, "audience": "server", "channel_id": "111"}, "API.md §1 fact")
+        "member_id": None, "confidence": 1.0, "audience": "server", "channel_id": "111", "kind": "lore",
+        "changed_at": "2025-05-03T14:02:11.204518+00:00"}, "API.md §1 fact")
     assert_valid(component_validator("ChannelsRequest"), {"channels": [
         {"id": "111", "name": "general", "public": True, "parent_id": None},
         {"id": "444", "name": "mod-chat", "public": False},

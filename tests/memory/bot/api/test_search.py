@@ -52,7 +52,8 @@ def test_it_finds_facts_in_force_of_both_scopes_best_match_first(api, archive_se
     assert [fact["number"] for fact in body["facts"]] == [birthdays["anna"].number, birthdays["party"].number]
     assert body["facts"][0] == {"number": birthdays["anna"].number, "key": "anna_birthday",
                                 "content": "Anna's birthday is 12 June.", "scope": "member", "member_id": "333",
-                                "confidence": 1.0, "audience": "server", "channel_id": None}
+                                "confidence": 1.0, "audience": "server", "channel_id": None, "kind": "profile",
+                                "changed_at": birthdays["anna"].changed_at.isoformat()}
     assert (body["mode"], body["fallback_reason"]) == ("words", None)
 
 

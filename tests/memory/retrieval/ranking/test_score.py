@@ -1,5 +1,6 @@
-"""The ranking score: recency with a 30-day half-life, importance (unscored = middling), relevance by search
-position, per-server weights, and confidence that only ever lowers a score."""
+"""The ranking score: recency with the half-life of the fact's kind (the server's; 0 = never ages), importance
+(unscored = middling), relevance by search position, per-server weights, and confidence that only ever lowers a
+score."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memory.models import AISettings
+from memory.models import AISettings, Kind
 from memory.retrieval.ranking import (
-    HALF_LIFE,
     RELEVANCE_DEPTH,
+    HalfLives,
     Weights,
     microseconds,
     recency,
@@ -23,12 +24,43 @@ NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 DEFAULT = Weights(1, 1, 1)
 
 
-def age(**delta) -> float:
-    return recency(microseconds(NOW - timedelta(**delta)), microseconds(NOW))
+MONTH = 30 * 86_400.0
 
 
-def test_the_half_life_is_30_days():
-    assert HALF_LIFE == timedelta(days=30)
+def age(half_life_seconds: float = MONTH, **delta) -> float:
+    return recency(microseconds(NOW - timedelta(**delta)), microseconds(NOW), half_life_seconds)
+
+
+def test_rules_lore_and_profiles_never_age_preferences_age_slowly_and_events_fast_by_default():
+    half_lives = HalfLives.of(AISettings())
+    assert half_lives == HalfLives()
+    assert half_lives.by_kind == {Kind.RULE: 0, Kind.LORE: 0, Kind.PROFILE: 0, Kind.PREFERENCE: 180 * 86_400.0,
+                                  Kind.EVENT: MONTH}
+    assert half_lives.ageless == (Kind.RULE, Kind.LORE, Kind.PROFILE)
+    assert half_lives.aging == (Kind.PREFERENCE, Kind.EVENT)
+    assert (half_lives.slowest_seconds, half_lives.fastest_seconds) == (180 * 86_400.0, MONTH)
+
+
+def test_the_half_lives_come_from_the_servers_ai_settings():
+    settings = AISettings(half_life_rule_days=0, half_life_lore_days=400, half_life_profile_days=1,
+                          half_life_preference_days=0, half_life_event_days=7)
+    half_lives = HalfLives.of(settings)
+    assert half_lives == HalfLives(rule=0, lore=400, profile=1, preference=0, event=7)
+    assert half_lives.seconds(Kind.LORE) == 400 * 86_400.0
+    assert half_lives.ageless == (Kind.RULE, Kind.PREFERENCE)
+    assert HalfLives(0, 0, 0, 0, 0).slowest_seconds == 0 and HalfLives(0, 0, 0, 0, 0).aging == ()
+
+
+def test_a_half_life_of_zero_never_ages():
+    assert [age(0, days=days) for days in (0, 1, 365, 3650, -2)] == [1.0] * 5
+
+
+def test_the_half_life_of_each_kind_sets_its_decay():
+    half_lives = HalfLives(rule=0, lore=0, profile=0, preference=180, event=30)
+    year_ago = age(half_lives.seconds(Kind.EVENT), days=365)
+    assert year_ago == pytest.approx(0.5 ** (365 / 30), rel=1e-12)
+    assert age(half_lives.seconds(Kind.PREFERENCE), days=180) == pytest.approx(0.5, rel=1e-12)
+    assert age(half_lives.seconds(Kind.RULE), days=365) == 1.0
 
 
 @pytest.mark.parametrize(("delta", "expected"), [
