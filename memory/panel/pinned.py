@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from memory.configuration.selectors import ai_settings_for_server
 from memory.models import Audience, Fact
 from memory.retrieval.audience import Reader, visible_to
+from memory.retrieval.context import PINNED_ORDER, pinned_that_fit
 from teams.models import Server
 
 from .audiences import attach_audiences
@@ -47,21 +48,6 @@ class PinnedFacts:
     def cut(self) -> list[PinnedRow]:
         return [row for row in self.rows if row.cut_in]
 
-
-
-# Until branch i20-t lands here: memory.retrieval.context's PINNED_ORDER and pinned_that_fit, which every context
-# takes its pinned facts by (the oldest change first; stop at the first whose content no longer fits).
-PINNED_ORDER = ("changed_at", "id")
-
-
-def pinned_that_fit(pinned: list[Fact], max_items: int, max_chars: int) -> int:
-    kept, chars = 0, 0
-    for fact in pinned[:max_items]:
-        chars += len(fact.content)
-        if chars > max_chars:
-            break
-        kept += 1
-    return kept
 
 
 def pinned_in_force(server: Server) -> list[Fact]:

@@ -10,10 +10,10 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from memory.bot.exchanges import IncomingMessage, exchange_open
-from memory.bot.prompt import system_prompt
+from memory.bot.prompt import Persona, system_prompt
 from memory.bot.reply import ReplyFailed, reply_to_message
 from memory.bot.selectors import exchanges_for_server
-from memory.configuration.selectors import channel_names, model_endpoints_for_server
+from memory.configuration.selectors import ai_settings_for_server, channel_names, model_endpoints_for_server
 from memory.models import Exchange, ModelPurpose
 from memory.types import profile_for
 from teams.models import Server
@@ -103,6 +103,7 @@ def playground(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
 
 def playground_system_prompt(server: Server, exchange: Exchange) -> str:
     """The system prompt the reply model got for this exchange (or would get, without a reply model): the reply
-    pipeline's own prompt (memory.bot.prompt) around the memory block the exchange recorded."""
+    pipeline's own prompt (memory.bot.prompt) with the server's persona, around the memory block the exchange
+    recorded. Built again right after the reply from what the pipeline used (ReplyOutcome does not carry it)."""
     return system_prompt(server.name, profile_for(exchange.memory_type), exchange.memory_block,
-                         can_search=exchange.can_search)
+                         can_search=exchange.can_search, persona=Persona.of(ai_settings_for_server(server)))

@@ -20,8 +20,6 @@ PAUL = "200000000000000011"
 PLAYGROUND = {"member_id": PAUL, "member_name": "Paul", "channel_id": "111", "thread_parent_id": "", "history": "",
               "message": "Can I ask for help here?"}
 HTMX = {"HX-Request": "true"}
-# Until Part T's prompt (memory.bot.prompt: the persona in the system prompt) is merged into this branch.
-NEEDS_PERSONA = pytest.mark.xfail(strict=True, reason="the persona reaches the system prompt with branch i20-t")
 
 
 @pytest.fixture
@@ -52,7 +50,6 @@ def test_the_prompt_shown_is_the_one_the_model_got(owner, server, fake_model):
     assert "tournament_day" in shown_prompt(page)
 
 
-@NEEDS_PERSONA
 def test_the_persona_and_a_pinned_fact_are_in_the_prompt_shown_and_sent(owner, server, fake_model):
     rule = make_fact(server, key="no_public_support", content="Do not give support in public channels.",
                      kind="rule", author=FactAuthor.staff(owner))
@@ -75,7 +72,6 @@ def test_a_failed_model_call_still_shows_the_prompt_it_was_sent(owner, server, f
     assert shown_prompt(page) == fake_model.requests[0]["body"]["messages"][0]["content"]
 
 
-@NEEDS_PERSONA
 def test_without_a_reply_model_the_prompt_a_reply_would_get_is_shown(owner, server):
     make_fact(server, key="tournament_day", content="Tournaments are every Saturday.")
     ai_settings_update(server=server, actor=owner, bot_name="Pixel")

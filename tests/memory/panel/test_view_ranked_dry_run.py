@@ -181,4 +181,4 @@ def test_the_ranked_card_and_its_tables_say_the_half_lives_of_this_server(member
     assert sentence in below_the_cards(page)
     fragment = html.unescape(sample(logged_in_client(member), server, "spoilers", **HTMX).content.decode())
     assert sentence in fragment
-    assert 'class="badge badge-kind kind-lore"' in fragment  # each fact says its kind: it decides its recency
+    assert 'class="badge badge-kind kind-rule"' in fragment  # each fact says its kind: it decides its recency
