@@ -23,6 +23,8 @@ from memory.retrieval.ranking import HalfLives, ScoredFact, Weights, microsecond
 from memory.types import PROFILES, Addition, ContextOrder, TypeProfile, profile_for
 from teams.models import Server
 
+from .context_preview import ContextPreview, context_preview
+
 SAMPLE_MESSAGE_MAX_LENGTH = 500
 # The cards whose numbers take a moment (a round's pairs, the catch-up's cost) load them from these URLs.
 LAZY_DRY_RUNS = {Addition.ROUNDS: "consolidation:dry-run", Addition.MEANING: "memory:semantic-dry-run"}
@@ -63,6 +65,7 @@ class TypeCard:
     dry_run: list[str]  # sentences with this server's numbers
     offer_restore_all: bool = False
     slot_changes: SlotChanges | None = None  # Ranked: winners and losers for a message that matches no fact
+    context: ContextPreview | None = None  # the current type: the context of a message that matches no fact
     lazy_url: str = ""  # numbers that take a moment to compute, loaded into the card after the page
 
 
@@ -195,7 +198,8 @@ def type_cards(server: Server, current: str) -> list[TypeCard]:
         lazy = LAZY_DRY_RUNS.get(profile.addition)
         lazy_url = reverse(lazy, args=[server.guild_id]) if lazy else ""
         cards.append(TypeCard(profile=profile, is_current=profile.value == current, dry_run=lines,
-                              offer_restore_all=offer_restore_all, slot_changes=slot_changes, lazy_url=lazy_url))
+                              offer_restore_all=offer_restore_all, slot_changes=slot_changes, lazy_url=lazy_url,
+                              context=context_preview(server) if profile.value == current else None))
     return cards
 
 

@@ -358,6 +358,27 @@ class ModelEndpointForm(forms.Form):
         return cleaned
 
 
+class ContextTryForm(forms.Form):
+    """The current type's dry run: a message as a member would write it, who writes it and where. Nothing is
+    recorded; every field may stay empty (a message that matches nothing, from nobody, where memory may be read)."""
+
+    _ID_ERROR = "A Discord user id is a number of 1–20 digits."
+    message = forms.CharField(required=False, max_length=500, label="Message",
+                              error_messages={"max_length": "Keep the sample message to at most 500 characters."})
+    member_id = forms.RegexField(regex=r"^[0-9]{1,20}$", required=False, label="Speaking as member id",
+                                 error_messages={"invalid": _ID_ERROR})
+    member_name = forms.CharField(required=False, max_length=100, label="Name",
+                                  error_messages={"max_length": "A display name has at most 100 characters."})
+    channel_id = forms.RegexField(regex=r"^[0-9]{1,20}$", required=False, label="In channel (id)",
+                                  error_messages={"invalid": "A channel id is a number of 1–20 digits."})
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("member_name") and not cleaned.get("member_id") and "member_id" not in self.errors:
+            self.add_error("member_id", "Give the member's id too: the speaker's share is found by id.")
+        return cleaned
+
+
 class PlaygroundForm(forms.Form):
     member_id = forms.RegexField(regex=r"^[0-9]{1,20}$", max_length=20, label="As member (Discord user id)",
                                  initial="200000000000000011",

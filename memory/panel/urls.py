@@ -24,6 +24,7 @@ urlpatterns = [
     path(server + "summary/history/", server_memory.summary_history, name="summary-history"),
     path(server + "memory-type", server_memory.memory_type_view, name="memory-type"),
     path(server + "memory-type/ranked", server_memory.ranked_dry_run, name="ranked-dry-run"),
+    path(server + "memory-type/context", server_memory.context_dry_run, name="context-dry-run"),
     path(server + "restore-all", server_memory.restore_all, name="restore-all"),
     path(server + "wipe", server_memory.wipe, name="wipe"),
     path(server + "purge", purge.purge, name="purge"),

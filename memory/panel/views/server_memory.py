@@ -33,8 +33,9 @@ from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_configurer, server_for_viewer
 from teams.selectors import audit_entries_page
 
+from ..context_preview import context_preview
 from ..dry_run import clean_sample_message, ranked_slot_changes, type_cards
-from ..forms import SummaryForm, WipeChoiceForm, WipeForm
+from ..forms import ContextTryForm, SummaryForm, WipeChoiceForm, WipeForm
 
 AUDIT_PAGE_SIZE = 50
 SUMMARY_HISTORY_PAGE_SIZE = 20
@@ -154,6 +155,25 @@ def ranked_dry_run(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
     changes = ranked_slot_changes(server, clean_sample_message(request.GET.get("message", "")))
     template = "memory/_ranked_slots.html" if request.htmx else "memory/ranked_dry_run_page.html"
     return render(request, template, {"server": server, "changes": changes})
+
+
+@panel_login_required
+@require_GET
+def context_dry_run(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
+    """The context the server's current type would give a message typed here, from a member, in a channel: the pinned
+    facts, the speaker's share, the rest by the type's order, what the character budget cuts (nothing is recorded).
+    The memory page asks it for the size of a reply's memory block today (its target: memory-budget)."""
+    server = server_for_viewer(request.user, guild_id)
+    form = ContextTryForm(request.GET)
+    if not form.is_valid():
+        template = "memory/_context_preview.html" if request.htmx else "memory/context_dry_run_page.html"
+        return render(request, template, {"server": server, "form": form}, status=422)
+    preview = context_preview(server, **form.cleaned_data)
+    if request.htmx and request.htmx.target == "memory-budget":
+        template = "memory/_memory_budget.html"
+    else:
+        template = "memory/_context_preview.html" if request.htmx else "memory/context_dry_run_page.html"
+    return render(request, template, {"server": server, "form": form, "preview": preview})
 
 
 @panel_login_required

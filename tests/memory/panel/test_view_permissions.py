@@ -70,6 +70,8 @@ MATRIX: list[Route] = [
     Route("memory-type", SERVER, "GET", False),
     Route("memory-type", SERVER, "POST", True, {"memory_type": "ledger"}, owner_status=302),
     Route("ranked-dry-run", SERVER, "GET", False, {"message": "When is the tournament?"}),
+    Route("context-dry-run", SERVER, "GET", False,
+          {"message": "When is my birthday?", "member_id": "200000000000000011", "member_name": "Paul"}),
     Route("restore-all", SERVER, "GET", True),
     Route("restore-all", SERVER, "POST", True, owner_status=302),
     Route("wipe", SERVER, "GET", True),
