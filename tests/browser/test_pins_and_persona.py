@@ -42,7 +42,6 @@ def row(page, fact: Fact):
     return page.locator(f"#fact-{fact.server_id}-{fact.number}")
 
 
-@pytest.mark.xfail(strict=True, reason="the persona reaches the system prompt with branch i20-t")
 def test_staff_pin_a_fact_set_a_persona_and_see_both_in_the_playgrounds_system_prompt(live_server, arcade, model,
                                                                                         page):
     owner = get_user_model().objects.get(username="owner")
@@ -109,3 +108,33 @@ def test_the_memory_page_with_pinned_facts(live_server, arcade, page, width):
     expect(block.locator(".hint-warning")).to_have_count(0)
     expect(page.locator("#fact-rows .badge-pinned")).to_have_count(2)
     fits(page, width)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_current_types_tester_shows_pinned_speaker_and_budget_for_a_message_typed(live_server, arcade, page,
+                                                                                     width):
+    owner = get_user_model().objects.get(username="owner")
+    fact_pin_set(fact=make_fact(arcade, key="no_public_support", content=RULE, kind="rule",
+                                author=FactAuthor.staff(owner)), pinned=True, actor=owner)
+    make_fact(arcade, key="long_story", content="A very long story about the arcade's history. " * 9)
+    ai_settings_update(server=arcade, actor=owner, max_memory_chars=500)
+    page.set_viewport_size({"width": width, "height": 900})
+    log_in(page, live_server, "viewer")
+    open_memory(page, live_server)
+    expect(page.locator("#memory-budget")).to_contain_text("A reply's memory block takes")  # loaded after the page
+    page.click("button:has-text('Compare the six types')")
+    card = page.locator("#type-classic")
+    expect(card).to_contain_text("Today a reply's memory block takes")
+    card.locator("a:has-text('Which facts')").click()
+    tester = page.locator("#context-dry-run")
+    tester.locator("input[name=member_id]").fill("200000000000000011")
+    tester.locator("input[name=member_name]").fill("Paul")
+    tester.locator("#context-message").press_sequentially("when is my birthday?", delay=20)
+    preview = page.locator("#context-preview")
+    expect(preview).to_contain_text("For “when is my birthday?”, from Paul (200000000000000011)")
+    expect(preview.locator("section", has_text="Pinned, first (1)")).to_contain_text("no_public_support")
+    expect(preview.locator("section", has_text="About the speaker")).to_contain_text("paul_birthday")
+    expect(preview.locator("section.is-cut")).to_contain_text("long_story")
+    fits(page, width)
+    preview.screenshot(path=str(ARTIFACTS / f"context-dry-run-{width}.png"))
+    screenshot(page, f"memory-types-context-{width}")
