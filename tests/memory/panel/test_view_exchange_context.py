@@ -7,9 +7,12 @@ import re
 
 from django.urls import reverse
 
+from memory.bot.exchanges import IncomingMessage, exchange_open
 from memory.configuration.directory import SeenMember, members_seen
+from memory.facts.services import FactAuthor, fact_pin_set
 from memory.models import Exchange
 from tests.conftest import logged_in_client
+from tests.factories import make_fact
 
 PAUL, MIA = "200000000000000011", "200000000000000031"
 
@@ -82,3 +85,16 @@ def test_the_log_rows_say_the_same(member, server):
     page = logged_in_client(member).get(reverse("memory:exchanges", args=[server.guild_id])).content.decode()
     assert text_of(injected_of(page)) == "Pinned #1 About Paul #5"
     assert "Cut by the budget" in page
+
+
+def test_a_real_exchange_shows_the_pinned_rule_and_the_speakers_fact_as_the_context_chose_them(member, owner, server):
+    rule = fact_pin_set(fact=make_fact(server, key="no_public_support", content="No support in public.",
+                                       kind="rule", author=FactAuthor.staff(owner)), pinned=True, actor=owner)
+    birthday = make_fact(server, key="paul_birthday", content="Paul's birthday is on 3 May.", scope="member",
+                         member_id=PAUL)
+    other = make_fact(server, key="theme", content="Retro games.")
+    message = IncomingMessage(channel_id="111", author_id=PAUL, author_name="Paul", content="my birthday?")
+    exchange = exchange_open(server=server, message=message).exchange
+    page = logged_in_client(member).get(reverse("memory:exchange", args=[server.guild_id, exchange.pk])).content
+    assert text_of(injected_of(page.decode())) == \
+        f"Pinned #{rule.number} About Paul #{birthday.number} The rest, newest changes #{other.number}"
