@@ -36,7 +36,7 @@ from memory.models import (
     Summary,
 )
 from memory.text.limits import validate_content, validate_key, validate_unit_interval
-from teams.admin import ServerAdmin
+from teams.admin import ReadOnlyAdmin, ServerAdmin
 from teams.models import Server
 
 # What admin may write on a fact, through the same services as the panel (numbers, versions, audit rows,
@@ -260,7 +260,7 @@ class MemberAdmin(admin.ModelAdmin):
 
 
 @admin.register(ForgetRequest)
-class ForgetRequestAdmin(admin.ModelAdmin):
+class ForgetRequestAdmin(ReadOnlyAdmin):
     """Members' forget-me requests as raw data; read-only: staff answer them on the panel's Forget-me requests page,
     where a wipe is counted first and audited."""
 
@@ -270,15 +270,6 @@ class ForgetRequestAdmin(admin.ModelAdmin):
     search_fields = ["=member_id", "member_name"]
     date_hierarchy = "requested_at"
     list_select_related = ["server", "handled_by"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 class ServerWipingAdmin(ServerAdmin):

@@ -15,6 +15,19 @@ from .models import AuditEntry, BotToken, Membership, Server, Team
 from .services import bot_token_issue, bot_token_revoke, membership_add, membership_remove, server_sync_permissions
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """A record admins read and never edit (the audit log, what members asked for): no add, change or delete."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 class MembershipInline(admin.TabularInline):
     model = Membership
     extra = 1
@@ -128,7 +141,7 @@ class BotTokenAdmin(admin.ModelAdmin):
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(ReadOnlyAdmin):
     """Read-only: the database refuses to change or delete audit rows anyway."""
 
     list_display = ["created_at", "actor_label", "server", "action", "count", "result"]
@@ -136,11 +149,3 @@ class AuditEntryAdmin(admin.ModelAdmin):
     search_fields = ["actor_label", "action", "result"]
     date_hierarchy = "created_at"
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

@@ -9,8 +9,10 @@ import socket
 import pytest
 
 from memory.bot.exchanges import IncomingMessage
+from memory.configuration.directory import ReportedChannel, channels_report
 from memory.configuration.services import ChannelRule, ai_settings_update, memory_type_set
-from memory.models import Fact, ModelPurpose
+from memory.models import Audience, Fact, ModelPurpose
+from tests.factories import make_fact
 from tests.model_server import played_model
 
 MODEL_API_KEY = "sk-reply-test-0123456789abcdef"
@@ -19,6 +21,8 @@ CHANNEL = "111000000000000111"
 OTHER_CHANNEL = "111000000000000999"
 THREAD = "111000000000000555"
 PAUL = "222000000000000222"
+# The places of the audience tests: #general (public), #mod-chat (private) and a thread of #mod-chat.
+GENERAL, MODS, MODS_THREAD = "111", "222", "333"
 
 
 @pytest.fixture
@@ -93,4 +97,27 @@ def facts_snapshot(*servers) -> dict:
         (fact.server_id, fact.number): (fact.key, fact.content, fact.retracted_at, fact.retraction_reason,
                                         fact.superseded_by_id, fact.version, fact.changed_at)
         for fact in Fact.objects.filter(server__in=servers)
+    }
+
+
+@pytest.fixture
+def channels(server):
+    """#general reported public, #mod-chat private, and a thread of #mod-chat."""
+    channels_report(server=server, channels=[
+        ReportedChannel(channel_id=GENERAL, name="general", public=True),
+        ReportedChannel(channel_id=MODS, name="mod-chat", public=False),
+        ReportedChannel(channel_id=MODS_THREAD, name="ban talk", parent_id=MODS, is_thread=True),
+    ])
+
+
+@pytest.fixture
+def learned(server):
+    """Facts learned in #mod-chat, in its thread and in #general, and one by staff (learned nowhere)."""
+    return {
+        "mods": make_fact(server, key="ban_plan", content="We ban X on Friday.", audience=Audience.CHANNEL,
+                          source_channel_id=MODS),
+        "thread": make_fact(server, key="ban_reason", content="X spammed.", audience=Audience.CHANNEL,
+                            source_channel_id=MODS, source_thread_id=MODS_THREAD),
+        "general": make_fact(server, key="theme", content="Retro gaming.", source_channel_id=GENERAL),
+        "staff": make_fact(server, key="rules", content="Be kind."),
     }

@@ -8,21 +8,11 @@ import pytest
 
 from memory.bot.actions import Remember, Supersede, build_remember, exchange_apply_actions
 from memory.bot.exchanges import IncomingMessage, exchange_open
-from memory.configuration.directory import ReportedChannel, channels_report
 from memory.configuration.services import ChannelRule, ai_settings_update, memory_type_set
 from memory.models import Audience, Fact, MemoryType
 from tests.factories import make_fact
-
-GENERAL, MODS, THREAD = "111", "222", "333"
-
-
-@pytest.fixture
-def channels(server):
-    channels_report(server=server, channels=[
-        ReportedChannel(channel_id=GENERAL, name="general", public=True),
-        ReportedChannel(channel_id=MODS, name="mod-chat", public=False),
-        ReportedChannel(channel_id=THREAD, name="ban talk", parent_id=MODS, is_thread=True),
-    ])
+from tests.memory.conftest import GENERAL, MODS
+from tests.memory.conftest import MODS_THREAD as THREAD
 
 
 def remember_in(server, channel_id, *, thread_parent_id="", **remember):

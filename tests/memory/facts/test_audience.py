@@ -13,17 +13,8 @@ from memory.facts.services import FactAuthor, WideningNeedsConfirmation, fact_au
 from memory.models import Audience, Fact
 from teams.models import AuditEntry
 from tests.factories import make_fact
-
-GENERAL, MODS, THREAD = "111", "222", "333"
-
-
-@pytest.fixture
-def channels(server):
-    channels_report(server=server, channels=[
-        ReportedChannel(channel_id=GENERAL, name="general", public=True),
-        ReportedChannel(channel_id=MODS, name="mod-chat", public=False),
-        ReportedChannel(channel_id=THREAD, name="ban talk", parent_id=MODS, is_thread=True),
-    ])
+from tests.memory.conftest import GENERAL, MODS
+from tests.memory.conftest import MODS_THREAD as THREAD
 
 
 def test_a_staff_fact_is_for_the_whole_server_unless_staff_choose(server, owner):

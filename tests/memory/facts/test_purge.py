@@ -11,20 +11,8 @@ from memory.facts.selectors import PurgeSource, facts_learned_in
 from memory.models import Audience, Fact
 from teams.models import AuditEntry
 from tests.factories import make_fact
-
-MODS, THREAD, GENERAL = "222", "333", "111"
-
-
-@pytest.fixture
-def learned(server):
-    return {
-        "mods": make_fact(server, key="ban_plan", content="We ban X on Friday.", audience=Audience.CHANNEL,
-                          source_channel_id=MODS),
-        "thread": make_fact(server, key="ban_reason", content="X spammed.", audience=Audience.CHANNEL,
-                            source_channel_id=MODS, source_thread_id=THREAD),
-        "general": make_fact(server, key="theme", content="Retro gaming.", source_channel_id=GENERAL),
-        "staff": make_fact(server, key="rules", content="Be kind."),
-    }
+from tests.memory.conftest import GENERAL, MODS
+from tests.memory.conftest import MODS_THREAD as THREAD
 
 
 def test_purging_a_channel_removes_what_was_learned_there_and_in_its_threads(server, owner, learned):

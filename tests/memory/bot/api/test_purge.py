@@ -8,25 +8,12 @@ import uuid
 import pytest
 
 from memory.bot.exchanges import IncomingMessage, exchange_open
-from memory.models import Audience, Fact, MemoryType
+from memory.models import Fact, MemoryType
 from teams.models import AuditEntry
 from tests.factories import make_fact, make_server
+from tests.memory.conftest import GENERAL, MODS
 
 from .helpers import assert_error, configure, memory_state
-
-MODS, THREAD, GENERAL = "444", "555", "111"
-
-
-@pytest.fixture
-def learned(server):
-    return {
-        "mods": make_fact(server, key="ban_plan", content="We ban X on Friday.", audience=Audience.CHANNEL,
-                          source_channel_id=MODS),
-        "thread": make_fact(server, key="ban_reason", content="X spammed.", audience=Audience.CHANNEL,
-                            source_channel_id=MODS, source_thread_id=THREAD),
-        "general": make_fact(server, key="theme", content="Retro gaming.", source_channel_id=GENERAL),
-        "staff": make_fact(server, key="rules", content="Be kind."),
-    }
 
 
 def keys_left(server) -> set[str]:
