@@ -56,13 +56,31 @@ def test_facts_about_the_speaker_and_the_members_mentioned_get_their_share_in_ev
     body = api.context(server, content="when are our birthdays?", mentions=[{"id": MIRA, "name": "Mira"}])
     assert len(body["about_speaker"]) == 2 and set(body["about_speaker"]) <= {fact.number for fact in [*own, mira]}
     assert len(body["facts"]) == 8 and body["pinned"] == []
-    if memory_type in (MemoryType.CLASSIC, MemoryType.LEDGER, MemoryType.ARCHIVE):  # the newest two of theirs
-        assert body["about_speaker"] == [own[0].number, mira.number]
-    else:  # ranking chooses among them: the birthdays the message asks about
-        assert sorted(body["about_speaker"]) == sorted([own[0].number, mira.number])
+    # In turns, Mira first: her one fact, then Paul's newest (under the ranking types, his best for the message)
+    assert body["about_speaker"] == [mira.number, own[0].number]
     exchange = Exchange.objects.get(pk=body["exchange"])
     assert (exchange.speaker_numbers, exchange.mentioned_ids) == (body["about_speaker"], [MIRA])
     assert api.exchange(body["exchange"])["memory"]["about_speaker"] == body["about_speaker"]
+
+
+def test_under_the_newest_types_the_members_mentioned_and_the_speaker_take_the_share_in_turns(api, server):
+    """Six slots for them (0.5 × 12): Mira's newest, Leon's, Paul's, then their second newest; Mira's third and
+    Paul's third wait."""
+    configure(server, memory_type=MemoryType.CLASSIC, max_injected_items=12, speaker_share=0.5)
+    paul = [about(server, PAUL, f"paul_{n}", f"Paul fact {n}.", n) for n in (1, 2, 3)]
+    mira = [about(server, MIRA, f"mira_{n}", f"Mira fact {n}.", n) for n in (10, 20, 30)]
+    leon = [about(server, LEON, f"leon_{n}", f"Leon fact {n}.", n) for n in (5, 6)]
+    body = api.context(server, mentions=[{"id": MIRA}, {"id": LEON}])
+    assert body["about_speaker"] == [fact.number for fact in (mira[0], leon[0], paul[0], mira[1], leon[1], paul[1])]
+
+
+def test_under_ranked_the_members_mentioned_and_the_speaker_take_the_share_in_turns_best_first(api, server):
+    configure(server, memory_type=MemoryType.RANKED, max_injected_items=4)  # one slot for them
+    own = about(server, PAUL, "paul_dog", "Paul has a dog called Rex.", 1, kind="profile")
+    mira = about(server, MIRA, "mira_dog", "Mira has a dog called Bikkel.", 200, kind="profile")
+    about(server, MIRA, "mira_city", "Mira lives in Porto.", 100, kind="profile")
+    body = api.context(server, content="what is her dog called?", mentions=[{"id": MIRA, "name": "Mira"}])
+    assert body["about_speaker"] == [mira.number] and own.number in [fact["number"] for fact in body["facts"]]
 
 
 def test_with_fewer_facts_than_their_share_the_rest_go_to_the_types_order(api, server):
