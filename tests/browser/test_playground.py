@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from memory.configuration.services import model_endpoint_set
@@ -50,6 +52,8 @@ def test_playground_shows_the_reply_and_the_memory_block(live_server, arcade, mo
     page.click("button:has-text('Send')")
     page.wait_for_selector("#playground-result .reply-text")
     assert "bring snacks" in page.inner_text("#playground-result .reply-text")
-    assert "[#1] tournament_day: Tournaments are every Saturday at 20:00 CET." in page.inner_text(".memory-block")
+    # the fact line as the model got it: its number, the date it was last true, key and content
+    assert re.search(r"\[#1\] \(\d{4}-\d{2}-\d{2}\) tournament_day: Tournaments are every Saturday at 20:00 CET\.",
+                     page.inner_text(".memory-block"))
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     screenshot(page, f"playground-{width}")
