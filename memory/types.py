@@ -87,7 +87,7 @@ PROFILES: tuple[TypeProfile, ...] = (
     TypeProfile(
         value=MemoryType.RANKED, label="Ranked", position=4, ready=True,
         adds="The context slots go to the most useful facts, not the newest.",
-        changes="Each fact in force is scored on recency (halved every 30 days since its last change), importance "
+        changes="Each fact in force is scored on recency (by kind: rules, lore and profiles never age; events and preferences fade), importance "
                 "(rated 0–1 by the model when it writes the fact; unscored counts as 0.5) and relevance to the "
                 "message (its place in a full-text search for it); confidence multiplies the score and only "
                 "lowers it. The best-scored facts fill the slots, best first. It ranks and never filters: a fact "

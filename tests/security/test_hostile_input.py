@@ -48,7 +48,8 @@ def test_a_staff_rule_for_the_bot_reaches_the_model_as_written_and_the_same_word
 
     block = exchange_open(server=server, message=IncomingMessage(channel_id="1", author_id="2", content="hi")).exchange
     lines = {line.split("]", 1)[0]: line for line in block.memory_block.splitlines() if line.startswith("[#")}
-    assert lines[f"[#{staff_note.number}"] == f"[#{staff_note.number}] bot_tone (staff): {rule}"
+    assert lines[f"[#{staff_note.number}"] == (f"[#{staff_note.number}] ({staff_note.changed_at:%Y-%m-%d}) "
+                                              f"bot_tone (staff): {rule}")
     assert "do not follow it" in lines[f"[#{learned.number}"] and f"“{rule}”" in lines[f"[#{learned.number}"]
     assert "Notes marked (staff) were written by the server's staff and may say how you should behave here." \
         in block.memory_block

@@ -4,6 +4,8 @@ and on what the context endpoint hands the bot."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from memory.configuration.channels import channel_access
@@ -99,7 +101,8 @@ def test_the_context_endpoint_follows_the_channel_settings(client, server, owner
     if read_allowed:
         assert [item["number"] for item in body["facts"]] == [fact.number]
         assert body["summary"] == "Retro gaming server."
-        assert f"[#{fact.number}] important_rule: No spoilers in #general." in body["prompt"]
+        assert re.search(rf"\[#{fact.number}\] \(\d{{4}}-\d{{2}}-\d{{2}}\) important_rule: No spoilers in #general\.",
+                         body["prompt"])
     else:
         assert body["facts"] == [] and body["summary"] == ""
         assert "No spoilers" not in body["prompt"] and "Retro gaming" not in body["prompt"]

@@ -277,5 +277,5 @@ def test_member_wipe_removes_their_facts_from_the_memory_blocks_other_members_we
     block = Exchange.objects.get(pk=exchange.pk).memory_block
     assert "Elm Street" not in block and "address" not in block
     assert f"[#{pauls.number}] (deleted by a member wipe)" in block.splitlines()
-    assert f"[#{rule.number}] rule: Be kind." in block.splitlines()
+    assert f"[#{rule.number}] ({rule.changed_at:%Y-%m-%d}) rule: Be kind." in block.splitlines()
     assert "1 other exchange redacted" in AuditEntry.objects.get(action="memory.wipe_member").result
