@@ -258,13 +258,16 @@ class _Generator:
             "server",  # audience: every fact may be read anywhere; ensure_channel_limited narrows a tenth
             "",  # source_channel_id
             "",  # source_thread_id
+            KIND_OF_TEMPLATE[stem],  # what the template is about (ensure_kinds does the same on a reused seed)
+            "f",  # pinned: staff pin, the seed does not
         )
 
 
 COLUMNS = (
     "server_id", "number", "scope", "member_id", "key", "content", "confidence", "importance",
     "author_kind", "author_user_id", "learned_from_member_id", "created_at", "changed_at", "valid_from",
-    "retracted_at", "retraction_reason", "version", "audience", "source_channel_id", "source_thread_id",
+    "retracted_at", "retraction_reason", "version", "audience", "source_channel_id", "source_thread_id", "kind",
+    "pinned",
 )
 NULLABLE = {"importance", "author_user_id", "retracted_at"}
 
@@ -456,5 +459,46 @@ def ensure_channel_limited(server) -> int:
             cursor.execute("RESET maintenance_work_mem")
             cursor.execute("VACUUM (ANALYZE) memory_fact")
         _log(f"server {server.guild_id}: {changed:,} facts made channel-limited in "
+             f"{time.perf_counter() - started:.0f} s (REINDEX and VACUUM ANALYZE included)")
+    return changed
+
+
+# What each template is about (issue 20): the kind of fact it makes, which decides how fast age lowers its
+# recency under Ranked (rules, lore and profiles never by default, preferences slowly, events fast).
+KIND_OF_TEMPLATE = {
+    "tournament_day": "event", "rule": "rule", "event_prize": "event", "game_night": "event",
+    "channel_purpose": "lore", "server_rules": "rule", "staff_role": "lore", "schedule": "event", "signup": "event",
+    "server_language": "lore", "anniversary": "lore", "bracket_format": "lore", "bot_behaviour": "rule",
+    "moderation_policy": "rule", "region": "lore", "partnership": "lore", "faq": "lore",
+    "main_game": "profile", "timezone": "profile", "pronouns": "profile", "birthday": "profile", "platform": "profile",
+    "member_role": "profile", "favourite_game": "preference", "language": "profile", "pet": "profile",
+    "note": "preference", "hobby": "preference", "warning": "event", "food": "preference", "achievement": "event",
+}
+assert set(KIND_OF_TEMPLATE) == {stem for stem, _, _ in SERVER_TEMPLATES + MEMBER_TEMPLATES}
+_KIND_VALUES = ", ".join(f"('{stem}', '{kind}')" for stem, kind in KIND_OF_TEMPLATE.items())
+
+
+def ensure_kinds(server) -> int:
+    """Give every fact the kind its template says (KIND_OF_TEMPLATE; the key is the template's stem, with a number
+    or without): an idempotent UPDATE on the reused seed, not a re-seed. When rows changed, rebuild memory_fact's
+    indexes and VACUUM ANALYZE, as ensure_channel_limited does and for the same reason (the UPDATE leaves a new
+    entry beside every old one in each index). Returns how many facts changed (0 on every later run)."""
+    from django.db import connection, transaction
+
+    started = time.perf_counter()
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(
+            f"""UPDATE memory_fact SET kind = kinds.kind FROM (VALUES {_KIND_VALUES}) AS kinds (stem, kind)
+                WHERE server_id = %s AND regexp_replace(key, '_[0-9]+$', '') = kinds.stem
+                  AND memory_fact.kind <> kinds.kind""",
+            [server.pk])
+        changed = cursor.rowcount
+    if changed:
+        with connection.cursor() as cursor:
+            cursor.execute("SET maintenance_work_mem = '1GB'")
+            cursor.execute("REINDEX TABLE memory_fact")
+            cursor.execute("RESET maintenance_work_mem")
+            cursor.execute("VACUUM (ANALYZE) memory_fact")
+        _log(f"server {server.guild_id}: {changed:,} facts given their template's kind in "
              f"{time.perf_counter() - started:.0f} s (REINDEX and VACUUM ANALYZE included)")
     return changed

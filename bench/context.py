@@ -5,8 +5,9 @@ bench/memory_page.py uses, and servers of 100,000 and 1,000 facts, seeded on the
 minute for the 100k one, progress on stderr) and reused afterwards. A tenth of each server's facts are
 channel-limited, learned in one of a few private channels (bench._seed.ensure_channel_limited, an UPDATE
 made once), and every message is read in one public channel (bench._seed.PUBLIC_CHANNEL), so every read
-leaves those facts out in its statement. Every run issues a fresh bot token for the team and revokes it
-at the end.
+leaves those facts out in its statement. Each fact has the kind its template says (rules, lore, member profiles,
+preferences, events: bench._seed.ensure_kinds, an UPDATE made once), by which Ranked ages it. Every run issues a
+fresh bot token for the team and revokes it at the end.
 
 Figures, 200 requests each, cycling through messages drawn the way members talk (names, topics, a few
 common words, picked with Zipf-like weights from the seed's own word lists):
@@ -417,6 +418,7 @@ def main(*, smoke: bool) -> None:
         SMOKE_SERVER_NAME,
         TARGET_FACTS,
         ensure_channel_limited,
+        ensure_kinds,
         ensure_server_facts,
     )
     from memory.bot.exchanges import IncomingMessage, exchange_open
@@ -433,6 +435,7 @@ def main(*, smoke: bool) -> None:
         seed_started = time.perf_counter()
         server, user = ensure_server_facts(guild_id, name, facts)
         ensure_channel_limited(server)
+        ensure_kinds(server)
         print(f"# server {label}: guild {guild_id}, ready in {time.perf_counter() - seed_started:.1f} s",
               file=sys.stderr, flush=True)
         servers.append((label, server))

@@ -5,7 +5,9 @@ see (memory/retrieval/audience.py), so a limit or a ranking never counts a fact 
    Maximum injected memory items;
 2. the speaker's share: facts about the speaker and the members the message mentions, up to
    `speaker_slots` = ceil(speaker share × Maximum injected memory items), fewer when they have fewer, chosen by the
-   memory type's own order;
+   memory type's own order: for the types that show the newest changes, each member's newest in turns (the members
+   mentioned first, in the order mentioned, then the speaker: a message that names someone is most often about
+   them), for the types that rank, the best scores among all of them;
 3. the rest of the slots by the type's context order: the newest changes (Classic, Ledger, Searchable archive), or
    the best scores for the message (Ranked and after, memory/retrieval/ranking/), whose relevance is the fact's
    place in the words search or, for a type that embeds, in words and meaning fused.
@@ -85,8 +87,9 @@ def _context_for(whom: ContextFor | Reader) -> ContextFor:
 
 @dataclass(frozen=True)
 class ContextRead:
-    """What CONTEXT_SQL read: the pinned facts that fit (PINNED_ORDER), the speaker's candidates and the newest of
-    the rest (each newest first), and the display names of the members they and the message are about."""
+    """What CONTEXT_SQL read: the pinned facts that fit (PINNED_ORDER), the speaker's candidates (each member's newest
+    in turns, the members mentioned first) and the newest of the rest, and the display names of the members they
+    and the message are about."""
 
     pinned: list[Fact]
     speaker: list[Fact]
@@ -114,10 +117,15 @@ _CONTEXT_SQL = f"""
             ORDER BY f.changed_at, f.id LIMIT {{pinned_items}}) candidates
         WHERE chars <= {{pinned_chars}}),
     speaker AS (
-        SELECT f.id, f.member_id, f.changed_at, {_ITEM} AS item FROM memory_fact f
-        WHERE f.server_id = {{server}} AND f.scope = 'member' AND f.member_id = ANY(%(members)s::text[])
-          AND f.retracted_at IS NULL AND {visible_sql("f")} AND f.id <> ALL(ARRAY(SELECT id FROM pinned))
-        ORDER BY f.changed_at DESC, f.id DESC LIMIT {{speaker_limit}}),
+        SELECT id, member_id, changed_at, item, row_number() OVER (ORDER BY turn, pos = 1, pos) AS place FROM (
+            SELECT c.*, m.pos, row_number() OVER (PARTITION BY m.pos ORDER BY c.changed_at DESC, c.id DESC) AS turn
+            FROM unnest(%(members)s::text[]) WITH ORDINALITY AS m(member_id, pos)
+            CROSS JOIN LATERAL (
+                SELECT f.id, f.member_id, f.changed_at, {_ITEM} AS item FROM memory_fact f
+                WHERE f.server_id = {{server}} AND f.scope = 'member' AND f.member_id = m.member_id
+                  AND f.retracted_at IS NULL AND {visible_sql("f")} AND f.id <> ALL(ARRAY(SELECT id FROM pinned))
+                ORDER BY f.changed_at DESC, f.id DESC LIMIT {{speaker_limit}}) c) turns
+        ORDER BY place LIMIT {{speaker_limit}}),
     general AS (
         SELECT f.id, f.member_id, f.changed_at, {_ITEM} AS item FROM memory_fact f
         WHERE f.server_id = {{server}} AND f.retracted_at IS NULL AND {visible_sql("f")}
@@ -125,7 +133,7 @@ _CONTEXT_SQL = f"""
         ORDER BY f.changed_at DESC, f.id DESC LIMIT {{general_limit}})
     SELECT json_build_array(
         (SELECT COALESCE(json_agg(item ORDER BY changed_at, id), '[]') FROM pinned),
-        (SELECT COALESCE(json_agg(item ORDER BY changed_at DESC, id DESC), '[]') FROM speaker),
+        (SELECT COALESCE(json_agg(item ORDER BY place), '[]') FROM speaker),
         (SELECT COALESCE(json_agg(item ORDER BY changed_at DESC, id DESC), '[]') FROM general),
         (SELECT json_object_agg(m.member_id, m.display_name) FROM memory_member m
          WHERE m.server_id = {{server}} AND m.member_id = ANY(%(members)s::text[] || ARRAY(
@@ -187,8 +195,8 @@ class ContextChoice:
 
 def _most_recently_changed(server: Server, ai_settings: AISettings, message: str,
                            context_for: ContextFor | Reader) -> ContextChoice:
-    """Classic, Ledger and Searchable archive: after the pinned facts, the newest changes about the speaker and
-    the members mentioned take their share, and the newest of the rest fill the slots (partial index walks)."""
+    """Classic, Ledger and Searchable archive: after the pinned facts, the newest changes about the members
+    mentioned and the speaker take their share in turns, and the newest of the rest fill the slots (index walks)."""
     read = context_read(server, ai_settings, context_for)
     return ContextChoice(read.pinned, read.speaker, read.general, read.names)
 
@@ -246,11 +254,22 @@ def _ranked(server: Server, ai_settings: AISettings, limit: int, relevance: Rele
     return facts
 
 
+def in_turns(facts: Sequence[Fact], members: Sequence[str], limit: int) -> list[Fact]:
+    """At most `limit` of `facts` (each member's in their order), taken in turns: each of `members`' first fact in
+    the order of `members`, then each one's second, and so on. CONTEXT_SQL does the same for the newest changes."""
+    queues = {member: [fact for fact in facts if fact.member_id == member] for member in members}
+    taken: list[Fact] = []
+    for turn in range(max((len(queue) for queue in queues.values()), default=0)):
+        taken += [queue[turn] for queue in queues.values() if turn < len(queue)]
+    return taken[:limit]
+
+
 def best_scored(server: Server, ai_settings: AISettings, message: str,
                 context_for: ContextFor | Reader) -> ContextChoice:
-    """Ranked, and every type after it: after the pinned facts, the best-scored facts about the speaker and the
-    members mentioned take their share (all of them when they have no more), and the best-scored of the rest fill
-    the slots, best first (memory/retrieval/ranking/)."""
+    """Ranked, and every type after it: after the pinned facts, the facts about the members mentioned and the speaker
+    take their share (all of them when they have no more; otherwise each member's best-scored in turns, the members
+    mentioned first, from one ranking of their facts), and the best-scored of the rest fill the slots, best first
+    (memory/retrieval/ranking/)."""
     context_for = _context_for(context_for)
     read = context_read(server, ai_settings, context_for)
     reader = context_for.reader
@@ -259,9 +278,11 @@ def best_scored(server: Server, ai_settings: AISettings, message: str,
     slots = speaker_slots(ai_settings.max_injected_items, ai_settings.speaker_share)
     pinned_ids = [fact.pk for fact in read.pinned]
     speaker = read.speaker
-    if len(speaker) > slots:  # more than their share: ranking chooses among them
-        speaker = _ranked(server, ai_settings, slots, relevance, reader, only_members=context_for.members,
-                          exclude_ids=pinned_ids, names=names)
+    if len(speaker) > slots:  # more than their share: ranking chooses among them, each member in turn
+        members = context_for.members
+        ranked = _ranked(server, ai_settings, slots * len(members), relevance, reader, only_members=members,
+                         exclude_ids=pinned_ids, names=names)
+        speaker = in_turns(ranked, (*members[1:], *members[:1]), slots)
     general = _ranked(server, ai_settings, ai_settings.max_injected_items - len(speaker), relevance, reader,
                       exclude_ids=[*pinned_ids, *(fact.pk for fact in speaker)], names=names)
     return ContextChoice(read.pinned, speaker, general, names, relevance.mode, relevance.fallback_reason)

@@ -32,7 +32,7 @@ from memory.bot.discord import (
     should_answer,
     split_reply,
 )
-from memory.configuration.directory import ReportedChannel, channels_forget, channels_report
+from memory.configuration.directory import ReportedChannel, SeenMember, channels_forget, channels_report
 from memory.configuration.services import ChannelRule, ai_settings_update, model_endpoint_set
 from memory.models import Channel, Exchange, ExchangeStatus, ModelPurpose
 from tests.model_server import FakeModelServer, Status, answer
@@ -277,6 +277,14 @@ def test_a_channel_message_has_no_thread_parent_and_keeps_other_mentions(world):
     assert (request.channel_id, request.thread_parent_id) == (str(CHATTER), "")
     assert request.author_name == "bob"  # no nickname: the user name
     assert request.content == f"ask <@{BOB.id}> and about it"
+
+
+def test_the_request_names_the_members_mentioned_but_not_the_bot_the_author_or_other_bots(world):
+    message = make_message(world, world.channel(CHATTER), f"<@{BOT_ID}> when is <@{BOB.id}>'s birthday?",
+                           mentions=(LOREKEEPER, BOB, ANN, DICE_BOT, BOB))
+    request = message_to_request(message, bot_user_id=BOT_ID)
+    assert request.mentions == (SeenMember(str(BOB.id), "bob"),)  # Ann wrote it; the bots are not members here
+    assert request.members == (str(ANN.id), str(BOB.id))
 
 
 def test_nul_characters_which_postgres_refuses_are_dropped(world):
