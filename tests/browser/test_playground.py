@@ -39,7 +39,8 @@ def arcade(transactional_db, model):
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_playground_shows_the_reply_and_the_system_prompt_with_the_memory_block(live_server, arcade, model, page, width):
+def test_playground_shows_the_reply_and_the_system_prompt_with_the_memory_block(live_server, arcade, model, page,
+                                                                                width):
     model.script.append(answer("Saturday at 20:00 CET — bring snacks!"))
     page.set_viewport_size({"width": width, "height": 900})
     page.goto(f"{live_server.url}/login/")
