@@ -298,14 +298,16 @@ def slots_change_hands(arcade):
     """Classic's 20 slots go to the newest facts; Ranked would give 17 of them to old essential rules instead (the
     three facts of `arcade`, unscored and new, keep theirs): 17 winners and 17 losers, each a line of text long
     enough to break in a narrow column. Each fact is about a member of its own, so no two make a pair for
-    Consolidated's card: the cards' heights are the Ranked dry run's doing alone."""
+    Consolidated's card: the cards' heights are the Ranked dry run's doing alone. All are events, the kind that ages
+    (a month's half-life): as member facts they would be profiles, which never age, and the old rules would then
+    take the three new facts' slots too."""
     now = timezone.now()
     for index, word in enumerate(WORDS):
         make_fact(arcade, key=f"chat_{word}", importance=0.0, created_at=now - timedelta(minutes=index + 1),
-                  scope="member", member_id=f"2000000000000001{index:02d}",
+                  scope="member", kind="event", member_id=f"2000000000000001{index:02d}",
                   content=f"Chat {word}: members chatted about {word} screensavers in #{word} for a while.")
         make_fact(arcade, key=f"rule_{word}", importance=1.0, created_at=now - timedelta(days=90 + index),
-                  scope="member", member_id=f"2000000000000002{index:02d}",
+                  scope="member", kind="event", member_id=f"2000000000000002{index:02d}",
                   content=f"Rule {word}: announcements from the {word} moderators belong in #{word} only.")
     return arcade
 

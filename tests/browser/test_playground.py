@@ -39,7 +39,8 @@ def arcade(transactional_db, model):
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_playground_shows_the_reply_and_the_memory_block(live_server, arcade, model, page, width):
+def test_playground_shows_the_reply_and_the_system_prompt_with_the_memory_block(live_server, arcade, model, page,
+                                                                                width):
     model.script.append(answer("Saturday at 20:00 CET — bring snacks!"))
     page.set_viewport_size({"width": width, "height": 900})
     page.goto(f"{live_server.url}/login/")
@@ -52,8 +53,9 @@ def test_playground_shows_the_reply_and_the_memory_block(live_server, arcade, mo
     page.click("button:has-text('Send')")
     page.wait_for_selector("#playground-result .reply-text")
     assert "bring snacks" in page.inner_text("#playground-result .reply-text")
-    # the fact line as the model got it: its number, the date it was last true, key and content
+    prompt = page.inner_text(".system-prompt")  # the whole system prompt, the memory block in it
+    assert prompt.startswith("You are the community bot of the Discord server “Retro Arcade”.")
     assert re.search(r"\[#1\] \(\d{4}-\d{2}-\d{2}\) tournament_day: Tournaments are every Saturday at 20:00 CET\.",
-                     page.inner_text(".memory-block"))
+                     prompt)
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     screenshot(page, f"playground-{width}")
