@@ -325,7 +325,7 @@ def test_the_ranked_tables_open_below_the_six_cards_at_full_width(live_server, s
     open_memory(page, live_server)
     page.click("button:has-text('Compare the six types')")
     expect(page.locator(".type-card")).to_have_count(6)
-    expect(page.locator("#type-ranked")).to_contain_text("20 facts would win a slot and 20 would lose one")
+    expect(page.locator("#type-ranked")).to_contain_text("17 facts would win a slot and 17 would lose one")
     expect(page.locator(".lazy-dry-run .progress")).to_have_count(0)  # Consolidated and Semantic measured too
     cards = [box(page.locator(".type-card").nth(index)) for index in range(6)]
     grid, comparison = box(page.locator(".type-cards")), box(page.locator("#memory-type"))
