@@ -48,7 +48,6 @@ ROW_SOURCES = ("walk", "matched", "heavy", "ageless", "threshold", "member")
 WALKED = f"""
     walked AS (SELECT {CANDIDATE} FROM memory_fact WHERE {IN_FORCE} {{after}} ORDER BY {{order}} LIMIT %(depth)s),
     last_walked AS (SELECT id FROM walked ORDER BY {{reverse_order}} LIMIT 1)"""
-WALKED_NTH = "(SELECT score FROM walked ORDER BY score DESC OFFSET %(nth)s LIMIT 1)"
 NEWEST = {"order": "changed_at DESC, id DESC", "reverse_order": "changed_at, id",
           "after": "AND (changed_at, id) < (%(after_changed_at)s, %(after_id)s)"}
 HEAVIEST = {"order": f"{WEIGHT} DESC, changed_at DESC, id DESC", "reverse_order": "weight, changed_at, id",
@@ -68,9 +67,10 @@ AGING = "AND kind = ANY(%(aging)s)"
 # each (kind, confidence) group best first. The groups are found by a skip scan down the distinct confidences of
 # each kind, stopping at the first whose best possible score (importance 1) is below the threshold; each group
 # gives its first `per_group` facts in index order that can reach the threshold (importance high enough:
-# {needed}). The threshold: the walk's N-th best or a hint's guess ({known}), less SQL_MARGIN.
+# {needed}). The threshold: the N-th best the walk found (%(guess)s), less SQL_MARGIN. A statement of its own:
+# with bounds known it has one good plan, which PostgreSQL makes once (top._first_step says why that matters).
 AGELESS = f"""
-    threshold AS (SELECT GREATEST({{known}}, %(guess)s::float8, '-infinity'::float8) - %(margin)s::float8 AS thr),
+    threshold AS (SELECT COALESCE(%(guess)s::float8, '-infinity'::float8) - %(margin)s::float8 AS thr),
     groups (kind, confidence) AS (
         SELECT kinds.kind, (SELECT confidence FROM memory_fact
                             WHERE server_id = %(server)s AND retracted_at IS NULL AND kind = kinds.kind

@@ -89,24 +89,32 @@ class _Hinted:
 
 
 def _first_step(walk: Walk, depth: int, cap: int) -> _Hinted | None:
-    """The first walk and the matched facts, in the same round trip the rating index read (kinds that never age,
-    with the walk's N-th best as threshold, or a hint's when higher) and, when a hint allows it, the weight index
-    read (kinds that age)."""
+    """The first walk and the matched facts in one round trip, with the weight index read (kinds that age) when a
+    hint allows it; then, in a second, the rating index read (kinds that never age) with the N-th best found.
+
+    Two statements rather than one: a statement run a fifth time is prepared, and PostgreSQL then plans it once for
+    any parameters only if that generic plan looks no dearer than the ones it made for the values given. The weight
+    index read must be planned for its thresholds (planned blind, it walked the newest-first index for a time window:
+    60 ms instead of 0.05), so the first statement is planned anew each time; with the rating index read in it that
+    planning took 2-5 ms on the bench, more than running it. Alone, the rating index read has one good plan whatever
+    its threshold, made once; the second round trip costs less than the planning it saves."""
     params = walk.params()
     parts = {"walked": walk.walked_part(params, depth), "matched": ""}
-    if walk.ageless_apart:
-        parts["ageless"] = walk.ageless_part(params, walk.limit, known_from_walk=True)
     guess = _hint_guess(walk)
     hinted = None
     if guess is not None:
         walk.run.steps.append("hinted")
-        params["guess"] = guess
         min_weight = _min_weight(walk.weights, 1.0, guess)
         if (walk.half_lives.aging or not walk.ageless_apart) and min_weight is not None:
             since_us = _oldest_that_can_win(walk.weights, walk.half_lives, guess, walk.now_us)
             parts["heavy"] = walk.heavy_part(params, min_weight, since_us, cap, walk.now)
             hinted = (guess, min_weight, since_us)
     heavy = walk.run_statement(parts, params)
+    nth = walk.nth_best()
+    if walk.ageless_apart and not walk.exhausted and nth is not None:
+        # The hint's guess is the better threshold (the walk's newest facts seldom hold the best that never age);
+        # a guess too high is found out (Walk.threshold_held) and the read made again.
+        walk.read_ageless(max(nth.score, guess or 0.0), walk.limit, nth.score)
     return _Hinted(heavy, *hinted) if hinted is not None and heavy is not None else None
 
 
@@ -134,8 +142,8 @@ def _rank_by_recency(walk: Walk) -> RankingRun:
         if walk.exhausted or nth is None:
             return walk.finish("exhausted")
         if not walk.ageless_settled(nth):
-            # The threshold was a hint's and too high (read again with the N-th best), or a group's last fact
-            # proves nothing (read the groups deeper).
+            # The hint's threshold was too high (read again with the N-th best), or a group's last fact proves
+            # nothing (two importances a hair apart that score the same: read the groups deeper).
             walk.run.steps.append("ageless again")
             if walk.threshold_held(nth):
                 per_group *= GROUP_DEEPER

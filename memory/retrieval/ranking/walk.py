@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from django.db import connection
 
 from config.rows import Columns
+from memory.models import Kind
 
 from ..audience import Reader
 from . import statements as sql
@@ -112,17 +113,18 @@ class Walk:
         return sql.HEAVY.format(since="AND changed_at >= %(since)s" if since_us is not None else "",
                                 aging=sql.AGING if self.ageless_apart else "", filters=self.filters())
 
-    def ageless_part(self, params: dict, per_group: int, *, known_from_walk: bool) -> str:
+    def ageless_part(self, params: dict, per_group: int) -> str:
         self.per_group = params["per_group"] = per_group
         by_importance = self.weights.importance > 0
-        return sql.AGELESS.format(known=sql.WALKED_NTH if known_from_walk else "NULL::float8",
-                                  needed=sql.NEEDED if by_importance else "",
+        return sql.AGELESS.format(needed=sql.NEEDED if by_importance else "",
                                   group_order=sql.BY_IMPORTANCE if by_importance else sql.BY_CHANGE,
                                   filters=self.filters())
 
     def run_statement(self, parts: dict[str, str], params: dict) -> HeavyFetch | None:
         """Run one statement of `parts` and score what it sends; the weight index read's counts, if it had one."""
         statement = sql.statement(parts).replace("{filters}", self.filters())
+        if set(parts) == {"ageless"}:
+            statement = _planned_once(statement, params, self.half_lives.ageless)
         self.run.rounds += 1
         heavy, walked = None, None
         for row, columns in self.fetch(statement, params):
@@ -190,7 +192,7 @@ class Walk:
         (kind, confidence) group (statements.AGELESS)."""
         self.full_groups = {}
         params = {**self.params(), "guess": threshold, "min_score": nth_score}
-        self.run_statement({"ageless": self.ageless_part(params, per_group, known_from_walk=False)}, params)
+        self.run_statement({"ageless": self.ageless_part(params, per_group)}, params)
 
     def ageless_settled(self, nth: ScoredFact) -> bool:
         """No fact of a kind that never ages is left unscored that could take the N-th place: the rating index
@@ -254,6 +256,23 @@ class Walk:
         if self.half_lives.ageless and not self.ageless_apart:
             return 1.0
         return raised(recency(self.last[1], self.now_us, self.half_lives.slowest_seconds))
+
+
+# What the rating index read's statement has written in rather than bound: its LIMITs and OFFSETs (whole numbers of
+# the ranking's slots) and the kinds that never age (names from Kind). A statement run a fifth time is prepared
+# (config/settings/base.py), and PostgreSQL then plans it once for any parameters only if that generic plan looks no
+# dearer than the plans it made for the values given; bound, it guesses a LIMIT or an array it cannot see, the
+# generic plan looks dearer, and the statement is planned anew on every message. A server has a few such statements.
+# (The walk's statement keeps them bound: planned blind its weight index read goes wrong, top._first_step.)
+_COUNTS = ("per_group", "nth", "send_nth")
+
+
+def _planned_once(statement: str, params: dict, kinds: tuple[str, ...]) -> str:
+    for name in _COUNTS:
+        statement = statement.replace(f"%({name})s", str(int(params[name])))
+    if not set(kinds) <= set(Kind.values):
+        raise ValueError(f"Unknown kinds: {kinds}")  # never: HalfLives names only Kind's
+    return statement.replace("%(ageless)s", "ARRAY[" + ", ".join(f"'{kind}'" for kind in kinds) + "]")
 
 
 def _fetch(statement: str, params: dict) -> list[tuple]:
