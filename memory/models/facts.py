@@ -205,6 +205,15 @@ class Fact(models.Model):
                 F("changed_at").desc(), F("id").desc(),
                 condition=Q(retracted_at__isnull=True), name="fact_in_force_weight",
             ),
+            # Ranked context, the kinds that never age (memory/retrieval/ranking/): their score depends only on
+            # confidence and importance, so each (kind, confidence) holds its facts best first; a skip scan down
+            # the few confidences takes the best of each. The audience, to test who may see a fact on the entry.
+            models.Index(
+                F("server"), F("kind"), F("confidence").desc(),
+                Coalesce("importance", Value(UNSCORED_IMPORTANCE)).desc(), F("changed_at").desc(), F("id").desc(),
+                include=["audience", "source_channel_id"],
+                condition=Q(retracted_at__isnull=True), name="fact_in_force_by_rating",
+            ),
             models.Index(F("server"), F("changed_at").desc(), F("id").desc(), name="fact_newest"),
             # Sorting by confidence, and the all-servers list (newest first, filtered to the user's servers).
             models.Index(F("server"), F("confidence").desc(), F("id").desc(), name="fact_confidence"),

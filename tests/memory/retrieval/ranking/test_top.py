@@ -186,7 +186,7 @@ def test_a_hint_left_in_one_channel_is_never_taken_in_another(server, small_walk
     weights = Weights(1, 1, 1)
     rank_top(server.pk, weights, 10, {}, now, reader=Reader.for_message(MODS),
                              half_lives=DEFAULT_HALF_LIVES)
-    assert set(top._HINTS) == {(server.pk, Reader.for_message(MODS), weights, DEFAULT_HALF_LIVES, 10)}
+    assert set(top._HINTS) == {(server.pk, Reader.for_message(MODS), weights, DEFAULT_HALF_LIVES)}
     in_lounge = rank_top(server.pk, weights, 10, {}, now, reader=Reader.for_message(LOUNGE),
                              half_lives=DEFAULT_HALF_LIVES)
     assert "hinted" not in in_lounge.steps
@@ -205,7 +205,7 @@ def test_a_wrong_hint_costs_a_round_trip_never_a_fact(server, small_walks, hint)
     half_lives = HalfLives(30, 30, 30, 30, 30)  # every kind ages: the walk alone could not settle it
     for limit in (3, 20):
         relevance = random_relevance(rng, in_force)
-        top._HINTS[(server.pk, ANYWHERE, weights, half_lives, limit)] = (hint, microseconds(now))
+        top._HINTS[(server.pk, ANYWHERE, weights, half_lives)] = ((hint,) * limit, microseconds(now))
         fast = rank_top(server.pk, weights, limit, relevance, now, reader=ANYWHERE, half_lives=half_lives)
         assert [fact.id for fact in fast.facts] == [fact.id for fact in rank_every_fact(
             server, weights, limit, relevance, now, half_lives=half_lives)]
@@ -220,7 +220,7 @@ def test_each_ranking_leaves_a_hint_no_higher_than_any_messages_nth_best(server)
     weights = Weights(2, 1, 1)
     rank_top(server.pk, weights, 10, random_relevance(rng, in_force), now, reader=ANYWHERE,
              half_lives=DEFAULT_HALF_LIVES)
-    lower_bound, _at = top._HINTS[(server.pk, ANYWHERE, weights, DEFAULT_HALF_LIVES, 10)]
+    lower_bound = top._HINTS[(server.pk, ANYWHERE, weights, DEFAULT_HALF_LIVES)][0][9]  # the 10th best
     for _ in range(10):
         relevance = random_relevance(rng, in_force)
         assert lower_bound <= rank_every_fact(server, weights, 10, relevance, now)[-1].score
