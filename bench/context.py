@@ -13,7 +13,10 @@ Figures, 200 requests each, cycling through messages drawn the way members talk 
 common words, picked with Zipf-like weights from the seed's own word lists):
 
 - context.classic.<size>: POST /api/v1/servers/{guild}/context under Classic, in process through
-  django.test.Client;
+  django.test.Client, from members the server holds no facts about;
+- context.classic.speaking.<size>: the same messages from members it knows (picked by fact, so the member with
+  the most facts, 42,000 on the million-fact server, talks most), every other one mentioning another, with five
+  of its rules pinned for the figure: the pinned facts, the speaker's share and the names are read too;
 - context.ranked.<size>: the same under Ranked (the best-scored facts for the message, memory/retrieval/ranking/,
   with the server's default weights), followed by `context.ranked.<size> settled_without_cap=<fraction>`:
   the share of those messages whose exact top N the first walk and one read of the weight index proved,
@@ -136,6 +139,40 @@ def _context_bodies(messages: list[str]) -> list[dict]:
         bodies.append({"channel_id": rng.choice(channels), "thread_parent_id": None, "author_id": author_id,
                        "author_name": author_name, "content": message})
     return bodies
+
+
+def _speaking_bodies(server, bodies: list[dict]) -> list[dict]:
+    """The same messages from members the server has facts about, picked by fact (a member with 40,000 facts is
+    picked most often, as they talk most), every other one mentioning a second such member: the speaker's share
+    of the context reads their facts (memory.retrieval.context)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT member_id FROM memory_fact WHERE server_id = %s AND scope = 'member' AND "
+                       "retracted_at IS NULL AND number %% 997 = 1 ORDER BY number", [server.pk])
+        members = [member_id for (member_id,) in cursor.fetchall()] or ["1"]
+    rng = random.Random(11)
+    speaking = []
+    for index, body in enumerate(bodies):
+        author, mentioned = rng.choice(members), rng.choice(members)
+        mentions = [{"id": mentioned, "name": f"Member {mentioned[-4:]}"}] if index % 2 and mentioned != author else []
+        speaking.append({**body, "author_id": author, "author_name": f"Member {author[-4:]}", "mentions": mentions})
+    return speaking
+
+
+# A few rules staff pin on a real server; pinned for the speaking figure only (PINNED_RULES of its rule facts).
+PINNED_RULES = 5
+
+
+def _pin_rules(server, pinned: bool) -> list[int]:
+    """Pin (or unpin) the server's PINNED_RULES oldest rule facts in force, by a plain UPDATE (the bench's own
+    state, undone at the end); their numbers."""
+    from memory.models import Fact
+
+    rules = list(Fact.objects.filter(server=server, kind="rule", retracted_at__isnull=True)
+                 .order_by("changed_at", "id").values_list("pk", flat=True)[:PINNED_RULES])
+    Fact.objects.filter(pk__in=rules).update(pinned=pinned)
+    return rules
 
 
 def _load() -> str:
@@ -422,7 +459,7 @@ def main(*, smoke: bool) -> None:
         ensure_server_facts,
     )
     from memory.bot.exchanges import IncomingMessage, exchange_open
-    from memory.models import Exchange, MemoryType
+    from memory.models import Exchange, Member, MemoryType
     from memory.configuration.services import memory_type_set
     from teams.services import bot_token_issue, bot_token_revoke
 
@@ -470,6 +507,21 @@ def main(*, smoke: bool) -> None:
             call = _context_call(post, url, bodies)
             _report(f"context.classic.{label}", *_timed(meter, call),
                     CONTEXT_TARGET_P95_MS if label == "1m" else None)
+
+        # 1b. The same under Classic with speakers the server knows, members mentioned and pinned rules.
+        for label, server in servers:
+            url = f"/api/v1/servers/{server.guild_id}/context"
+            speaking = _speaking_bodies(server, bodies)
+            _pin_rules(server, True)
+            try:
+                first = post(url, speaking[0]).json()
+                assert first["memory_type"] == "classic" and first["pinned"], first
+                if explain:
+                    _explain(f"speaking context {label}", lambda url=url: post(url, speaking[1]))
+                _report(f"context.classic.speaking.{label}", *_timed(meter, _context_call(post, url, speaking)),
+                        CONTEXT_TARGET_P95_MS if label == "1m" else None)
+            finally:
+                _pin_rules(server, False)
 
         # 2. Context under Ranked, in process.
         for label, server in servers:
@@ -534,6 +586,8 @@ def main(*, smoke: bool) -> None:
         deleted, _ = Exchange.objects.filter(
             server_id__in=server_ids, created_at__gte=datetime.fromtimestamp(run_started, UTC)
         ).delete()
+        # And the names of the members the run's messages reported (the member directory).
+        Member.objects.filter(server_id__in=server_ids, seen_at__gte=datetime.fromtimestamp(run_started, UTC)).delete()
         connection.close()
         print(f"# done in {time.perf_counter() - started_at:.0f} s; removed {deleted} bench exchanges",
               file=sys.stderr)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from django.db import connection
 from django.utils import timezone
@@ -23,7 +24,7 @@ from memory.configuration.services import ai_settings_ensure
 from memory.facts.selectors import summary_text
 from memory.models import AISettings, Exchange, Fact
 from memory.retrieval.audience import Reader
-from memory.retrieval.context import ContextChoice, ContextFor, context_choice, speaking_members
+from memory.retrieval.context import MEMBERS_MAX, ContextChoice, ContextFor, context_choice, speaking_members
 from memory.retrieval.fusion import hybrid_ids
 from memory.retrieval.shown_facts import facts_in_order
 from memory.retrieval.words import SEARCH_RESULT_LIMIT, search_words
@@ -42,7 +43,7 @@ class ExchangeRefused(Exception):
 
 # What the bot sends ----------------------------------------------------------------
 
-MENTIONS_MAX = 20
+MENTIONS_MAX = MEMBERS_MAX - 1  # the context reads the author and at most this many members mentioned
 
 
 @dataclass(frozen=True)
@@ -54,12 +55,12 @@ class IncomingMessage:
     thread_parent_id: str = ""
     mentions: tuple[SeenMember, ...] = ()  # the members the message mentions (their ids and display names)
 
-    @property
+    @cached_property
     def members(self) -> tuple[str, ...]:
         """The members the message is about: its author, then those it mentions."""
         return speaking_members(self.author_id, (member.member_id for member in self.mentions))
 
-    @property
+    @cached_property
     def mentioned_ids(self) -> tuple[str, ...]:
         """The members mentioned, each once, the author left out."""
         return tuple(member for member in self.members if member != self.author_id)

@@ -228,6 +228,10 @@ class Fact(models.Model):
             # Pinned facts in force: every context reads them first (a handful per server).
             models.Index(F("server"), F("changed_at").desc(), F("id").desc(), name="fact_pinned_in_force",
                          condition=Q(pinned=True, retracted_at__isnull=True)),
+            # The speaker's share of a context (memory.retrieval.context): each member's newest facts in force. A
+            # member the bot has heard about forty thousand times is read a few entries deep, not sorted whole.
+            models.Index(F("server"), F("member_id"), F("changed_at").desc(), F("id").desc(), name="fact_member_newest",
+                         condition=Q(scope="member", retracted_at__isnull=True)),
             # Purge by source: every fact learned in one channel (its threads included) or one exchange.
             models.Index(fields=["server", "source_channel_id"], name="fact_server_source_channel",
                          condition=~Q(source_channel_id="")),

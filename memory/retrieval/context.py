@@ -5,9 +5,9 @@ see (memory/retrieval/audience.py), so a limit or a ranking never counts a fact 
    Maximum injected memory items;
 2. the speaker's share: facts about the speaker and the members the message mentions, up to
    `speaker_slots` = ceil(speaker share × Maximum injected memory items), fewer when they have fewer, chosen by the
-   memory type's own order: for the types that show the newest changes, each member's newest in turns (the members
-   mentioned first, in the order mentioned, then the speaker: a message that names someone is most often about
-   them), for the types that rank, the best scores among all of them;
+   memory type's own order and taken in turns (`in_turns`): each member's first (their newest, or for the types
+   that rank their best-scored), the members mentioned first in the order mentioned, then the speaker (a message
+   that names someone is most often about them), then each one's second, and so on;
 3. the rest of the slots by the type's context order: the newest changes (Classic, Ledger, Searchable archive), or
    the best scores for the message (Ranked and after, memory/retrieval/ranking/), whose relevance is the fact's
    place in the words search or, for a type that embeds, in words and meaning fused.
@@ -17,7 +17,11 @@ type's order). What the block keeps of them under its character budget is the bo
 
 For the types that show the newest changes all three parts are one statement (CONTEXT_SQL), which the context call
 runs inside the query that finds the bot's token and server (memory.bot.selectors): one round trip. For the others
-the same statement reads the pinned facts and the speaker's candidates, and ranking reads the rest.
+the same statement reads the pinned facts and the speaker's candidates, and ranking reads the rest. The statement
+reads each part a little deeper than it shows (the pinned facts the caps may cut, and those chosen before, are left
+out in Python), so that it stays a plain set of index walks: prepared once per connection (config/settings/base.py),
+it keeps its generic plan. (unnest of the members instead of generate_series made PostgreSQL, which cannot tell how
+many members a generic plan is for, plan it again on every call: 0.8 ms more.)
 """
 
 from __future__ import annotations
@@ -48,7 +52,7 @@ PINNED_ORDER = ("changed_at", "id")
 def speaker_slots(max_items: int, share: float) -> int:
     """The slots reserved for facts about the speaker and the members mentioned: ceil(share × max_items), a share
     that is a whole number of slots but for floating point counting as that number (0.1 × 30 is 3, not 4).
-    CONTEXT_SQL computes the same in SQL."""
+    CONTEXT_SQL computes the same in SQL (_SPEAKER_SLOTS_SQL)."""
     return max(0, math.ceil(share * max_items - 1e-9))
 
 
@@ -57,7 +61,7 @@ _SPEAKER_SLOTS_SQL = "GREATEST(0, ceil({share} * {max_items} - 1e-9))::int"
 
 def pinned_that_fit(pinned: Sequence[Fact], max_items: int, max_chars: int) -> int:
     """How many of `pinned` (in PINNED_ORDER) go into every context: at most `max_items`, and stopping at the first
-    whose content no longer fits in `max_chars` characters with those before it. CONTEXT_SQL does the same."""
+    whose content no longer fits in `max_chars` characters with those before it."""
     kept, chars = 0, 0
     for fact in pinned[:max_items]:
         chars += len(fact.content)
@@ -87,9 +91,10 @@ def _context_for(whom: ContextFor | Reader) -> ContextFor:
 
 @dataclass(frozen=True)
 class ContextRead:
-    """What CONTEXT_SQL read: the pinned facts that fit (PINNED_ORDER), the speaker's candidates (each member's newest
-    in turns, the members mentioned first) and the newest of the rest, and the display names of the members they
-    and the message are about."""
+    """What CONTEXT_SQL read, before the caps and the shares: up to pinned_max_items pinned facts (PINNED_ORDER); each
+    member's newest facts (in the order of ContextFor.members); for the types that show the newest changes the newest
+    facts (enough for the slots once those chosen before are left out; none for the others); and the display names
+    of the members the facts and the message are about."""
 
     pinned: list[Fact]
     speaker: list[Fact]
@@ -98,46 +103,44 @@ class ContextRead:
 
 
 def context_read_from_json(value: list) -> ContextRead:
-    pinned, speaker, general, names = value
-    return ContextRead(newest_facts_from_json(pinned), newest_facts_from_json(speaker),
-                       newest_facts_from_json(general), names or {})
+    *facts, members_named = value
+    names: dict[str, str] = dict(members_named or {})  # the message's members the directory knows
+    parts = []
+    for arrays in facts:  # each item is the fact's CONTEXT_COLUMNS, then the display name of its member
+        parts.append(newest_facts_from_json([array[:-1] for array in arrays]))
+        names.update((array[_MEMBER_AT], array[-1]) for array in arrays if array[-1])
+    return ContextRead(*parts, names)
 
 
-_ITEM = CONTEXT_COLUMNS.json_array_sql
-# The three parts and the names in one statement, for {server} and the settings' expressions; {speaker_limit} is
-# the speaker's slots (one more for the types that rank, to learn whether ranking must choose among them), and
-# {general_limit} the rest of the slots for the types that show the newest changes (0 for the others).
+_MEMBER_AT = CONTEXT_COLUMNS.attnames.index("member_id")
+_ITEM = (f"json_build_array({CONTEXT_COLUMNS.sql}, CASE WHEN f.scope = 'member' THEN (SELECT known.display_name "
+         "FROM memory_member known WHERE known.server_id = f.server_id AND known.member_id = f.member_id) END)")
+_PINNED_READ = "(SELECT count(*) FROM pinned)"
+MEMBERS_MAX = 21  # a message's author and the members it mentions, at most
+# The three parts in one statement, for {server} and the settings' expressions. The speaker's and the rest are read
+# deep enough for what Python leaves out of them (ContextRead.chosen): the pinned facts kept, the facts chosen before;
+# {speaker_limit} is the speaker's slots (one more for the types that rank, to learn whether ranking must choose),
+# {general_limit} Maximum injected memory items for the types that show the newest changes, 0 for the others.
 _CONTEXT_SQL = f"""
     WITH pinned AS (
-        SELECT id, member_id, changed_at, item FROM (
-            SELECT f.id, f.member_id, f.changed_at, {_ITEM} AS item,
-                   sum(length(f.content)) OVER (ORDER BY f.changed_at, f.id) AS chars
-            FROM memory_fact f
-            WHERE f.server_id = {{server}} AND f.pinned AND f.retracted_at IS NULL AND {visible_sql("f")}
-            ORDER BY f.changed_at, f.id LIMIT {{pinned_items}}) candidates
-        WHERE chars <= {{pinned_chars}}),
-    speaker AS (
-        SELECT id, member_id, changed_at, item, row_number() OVER (ORDER BY turn, pos = 1, pos) AS place FROM (
-            SELECT c.*, m.pos, row_number() OVER (PARTITION BY m.pos ORDER BY c.changed_at DESC, c.id DESC) AS turn
-            FROM unnest(%(members)s::text[]) WITH ORDINALITY AS m(member_id, pos)
-            CROSS JOIN LATERAL (
-                SELECT f.id, f.member_id, f.changed_at, {_ITEM} AS item FROM memory_fact f
-                WHERE f.server_id = {{server}} AND f.scope = 'member' AND f.member_id = m.member_id
-                  AND f.retracted_at IS NULL AND {visible_sql("f")} AND f.id <> ALL(ARRAY(SELECT id FROM pinned))
-                ORDER BY f.changed_at DESC, f.id DESC LIMIT {{speaker_limit}}) c) turns
-        ORDER BY place LIMIT {{speaker_limit}}),
-    general AS (
-        SELECT f.id, f.member_id, f.changed_at, {_ITEM} AS item FROM memory_fact f
-        WHERE f.server_id = {{server}} AND f.retracted_at IS NULL AND {visible_sql("f")}
-          AND f.id <> ALL(ARRAY(SELECT id FROM pinned UNION ALL SELECT id FROM speaker))
-        ORDER BY f.changed_at DESC, f.id DESC LIMIT {{general_limit}})
+        SELECT f.id, f.changed_at, {_ITEM} AS item FROM memory_fact f
+        WHERE f.server_id = {{server}} AND f.pinned AND f.retracted_at IS NULL AND {visible_sql("f")}
+        ORDER BY f.changed_at, f.id LIMIT {{pinned_items}})
     SELECT json_build_array(
         (SELECT COALESCE(json_agg(item ORDER BY changed_at, id), '[]') FROM pinned),
-        (SELECT COALESCE(json_agg(item ORDER BY place), '[]') FROM speaker),
-        (SELECT COALESCE(json_agg(item ORDER BY changed_at DESC, id DESC), '[]') FROM general),
-        (SELECT json_object_agg(m.member_id, m.display_name) FROM memory_member m
-         WHERE m.server_id = {{server}} AND m.member_id = ANY(%(members)s::text[] || ARRAY(
-             SELECT member_id FROM pinned UNION SELECT member_id FROM speaker UNION SELECT member_id FROM general))))
+        (SELECT COALESCE(json_agg(c.item ORDER BY m.pos, c.changed_at DESC, c.id DESC), '[]')
+         FROM generate_series(1, {MEMBERS_MAX}) AS m(pos) CROSS JOIN LATERAL (
+             SELECT f.id, f.changed_at, {_ITEM} AS item FROM memory_fact f
+             WHERE f.server_id = {{server}} AND f.scope = 'member' AND f.member_id = (%(members)s::text[])[m.pos]
+               AND f.retracted_at IS NULL AND {visible_sql("f")}
+             ORDER BY f.changed_at DESC, f.id DESC LIMIT {{speaker_limit}} + {_PINNED_READ}) c
+         WHERE m.pos <= cardinality(%(members)s::text[])),
+        (SELECT COALESCE(json_agg(item ORDER BY changed_at DESC, id DESC), '[]') FROM (
+             SELECT f.id, f.changed_at, {_ITEM} AS item FROM memory_fact f
+             WHERE f.server_id = {{server}} AND f.retracted_at IS NULL AND {visible_sql("f")}
+             ORDER BY f.changed_at DESC, f.id DESC LIMIT {{general_limit}}) g),
+        (SELECT json_object_agg(known.member_id, known.display_name) FROM memory_member known
+         WHERE known.server_id = {{server}} AND known.member_id = ANY(%(members)s::text[])))
 """
 _NEWEST_TYPES_SQL = ", ".join(f"'{memory_type}'" for memory_type in NEWEST_FIRST_TYPES)
 _SLOTS_OF_A = _SPEAKER_SLOTS_SQL.format(share="a.speaker_share", max_items="a.max_injected_items")
@@ -146,14 +149,14 @@ _SLOTS_OF_A = _SPEAKER_SLOTS_SQL.format(share="a.speaker_share", max_items="a.ma
 # on the bot's busiest call. NULL for a server without AI settings (created on first use). Its named parameters are
 # the reader's (Reader.params) and `members` (ContextFor.members).
 CONTEXT_SQL = "CASE WHEN a.server_id IS NOT NULL THEN ({}) END".format(_CONTEXT_SQL.format(
-    server="s.id", pinned_items="a.pinned_max_items", pinned_chars="a.pinned_max_chars",
+    server="s.id", pinned_items="a.pinned_max_items",
     speaker_limit=f"{_SLOTS_OF_A} + CASE WHEN a.memory_type IN ({_NEWEST_TYPES_SQL}) THEN 0 ELSE 1 END",
     general_limit=f"CASE WHEN a.memory_type IN ({_NEWEST_TYPES_SQL}) "
-                  f"THEN a.max_injected_items - (SELECT count(*) FROM speaker) ELSE 0 END"))
+                  f"THEN a.max_injected_items + {_PINNED_READ} ELSE 0 END"))
 # The same statement on its own, when the server came without it (the reply endpoint, the playground, the adapter).
 _CONTEXT_ALONE_SQL = _CONTEXT_SQL.format(
-    server="%(server)s", pinned_items="%(pinned_items)s", pinned_chars="%(pinned_chars)s",
-    speaker_limit="%(speaker_limit)s", general_limit="GREATEST(%(max_items)s - (SELECT count(*) FROM speaker), 0)")
+    server="%(server)s", pinned_items="%(pinned_items)s", speaker_limit="%(speaker_limit)s",
+    general_limit=f"CASE WHEN %(max_items)s > 0 THEN %(max_items)s + {_PINNED_READ} ELSE 0 END")
 
 
 def context_read(server: Server, ai_settings: AISettings, context_for: ContextFor | Reader) -> ContextRead:
@@ -167,12 +170,24 @@ def context_read(server: Server, ai_settings: AISettings, context_for: ContextFo
     newest = profile_for(ai_settings.memory_type).context_order == ContextOrder.NEWEST
     slots = speaker_slots(ai_settings.max_injected_items, ai_settings.speaker_share)
     params = {"server": server.pk, "pinned_items": ai_settings.pinned_max_items,
-              "pinned_chars": ai_settings.pinned_max_chars, "speaker_limit": slots + (0 if newest else 1),
+              "speaker_limit": slots + (0 if newest else 1),
               "max_items": ai_settings.max_injected_items if newest else 0, "members": list(context_for.members),
               **context_for.reader.params}
     with connection.cursor() as cursor:
         cursor.execute(_CONTEXT_ALONE_SQL, params)
         return context_read_from_json(cursor.fetchone()[0])
+
+
+def _pinned_and_candidates(read: ContextRead, ai_settings: AISettings) -> tuple[list[Fact], list[Fact]]:
+    """The pinned facts that fit the caps, and the speaker's candidates without them."""
+    pinned = read.pinned[:pinned_that_fit(read.pinned, ai_settings.pinned_max_items, ai_settings.pinned_max_chars)]
+    kept = {fact.id for fact in pinned}
+    return pinned, [fact for fact in read.speaker if fact.id not in kept]
+
+
+def _turn_order(members: tuple[str, ...]) -> tuple[str, ...]:
+    """The members mentioned first, in the order mentioned, then the speaker (members[0])."""
+    return (*members[1:], *members[:1])
 
 
 @dataclass(frozen=True)
@@ -197,8 +212,14 @@ def _most_recently_changed(server: Server, ai_settings: AISettings, message: str
                            context_for: ContextFor | Reader) -> ContextChoice:
     """Classic, Ledger and Searchable archive: after the pinned facts, the newest changes about the members
     mentioned and the speaker take their share in turns, and the newest of the rest fill the slots (index walks)."""
+    context_for = _context_for(context_for)
     read = context_read(server, ai_settings, context_for)
-    return ContextChoice(read.pinned, read.speaker, read.general, read.names)
+    pinned, candidates = _pinned_and_candidates(read, ai_settings)
+    slots = speaker_slots(ai_settings.max_injected_items, ai_settings.speaker_share)
+    speaker = in_turns(candidates, _turn_order(context_for.members), slots)
+    chosen = {fact.id for fact in (*pinned, *speaker)}
+    general = [fact for fact in read.general if fact.id not in chosen][:ai_settings.max_injected_items - len(speaker)]
+    return ContextChoice(pinned, speaker, general, read.names)
 
 
 @dataclass(frozen=True)
@@ -256,7 +277,7 @@ def _ranked(server: Server, ai_settings: AISettings, limit: int, relevance: Rele
 
 def in_turns(facts: Sequence[Fact], members: Sequence[str], limit: int) -> list[Fact]:
     """At most `limit` of `facts` (each member's in their order), taken in turns: each of `members`' first fact in
-    the order of `members`, then each one's second, and so on. CONTEXT_SQL does the same for the newest changes."""
+    the order of `members`, then each one's second, and so on."""
     queues = {member: [fact for fact in facts if fact.member_id == member] for member in members}
     taken: list[Fact] = []
     for turn in range(max((len(queue) for queue in queues.values()), default=0)):
@@ -276,16 +297,16 @@ def best_scored(server: Server, ai_settings: AISettings, message: str,
     relevance = message_relevance(server, message, ai_settings, reader=reader)
     names = dict(read.names)
     slots = speaker_slots(ai_settings.max_injected_items, ai_settings.speaker_share)
-    pinned_ids = [fact.pk for fact in read.pinned]
-    speaker = read.speaker
+    pinned, speaker = _pinned_and_candidates(read, ai_settings)
+    pinned_ids = [fact.id for fact in pinned]
     if len(speaker) > slots:  # more than their share: ranking chooses among them, each member in turn
         members = context_for.members
         ranked = _ranked(server, ai_settings, slots * len(members), relevance, reader, only_members=members,
                          exclude_ids=pinned_ids, names=names)
-        speaker = in_turns(ranked, (*members[1:], *members[:1]), slots)
+        speaker = in_turns(ranked, _turn_order(members), slots)
     general = _ranked(server, ai_settings, ai_settings.max_injected_items - len(speaker), relevance, reader,
-                      exclude_ids=[*pinned_ids, *(fact.pk for fact in speaker)], names=names)
-    return ContextChoice(read.pinned, speaker, general, names, relevance.mode, relevance.fallback_reason)
+                      exclude_ids=[*pinned_ids, *(fact.id for fact in speaker)], names=names)
+    return ContextChoice(pinned, speaker, general, names, relevance.mode, relevance.fallback_reason)
 
 
 # How each context order of the type profiles (memory.types.ContextOrder) chooses the facts.

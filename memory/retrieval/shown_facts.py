@@ -45,3 +45,12 @@ def facts_in_order(server_id: int, ids: list[int], reader: Reader) -> list[Fact]
 
 def newest_facts_from_json(arrays: list) -> list[Fact]:
     return CONTEXT_COLUMNS.instances_from_json(arrays)
+
+
+def changed_iso(fact: Fact) -> str:
+    """When the fact last changed, in ISO 8601 (UTC): formatted once per fact, for its line's date (the first ten
+    characters) and the API's changed_at."""
+    text = fact.__dict__.get("changed_iso")
+    if text is None:
+        text = fact.__dict__["changed_iso"] = fact.changed_at.isoformat()
+    return text

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from memory.models import Exchange, Fact
+from memory.retrieval.shown_facts import changed_iso
 
 
 def fact_as_json(fact: Fact) -> dict:
@@ -12,7 +13,8 @@ def fact_as_json(fact: Fact) -> dict:
     `changed_at` when it was last known true, `kind` what kind of fact it is."""
     return {"number": fact.number, "key": fact.key, "content": fact.content, "scope": fact.scope,
             "member_id": fact.member_id or None, "confidence": fact.confidence, "audience": fact.audience,
-            "channel_id": fact.source_channel_id or None, "kind": fact.kind, "changed_at": fact.changed_at.isoformat()}
+            "channel_id": fact.source_channel_id or None, "kind": fact.kind,
+            "changed_at": changed_iso(fact)}
 
 
 def facts_as_json(facts: Sequence[Fact]) -> list[dict]:
