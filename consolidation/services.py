@@ -12,7 +12,8 @@ from django.db import transaction
 from django.utils import timezone
 from guardian.shortcuts import assign_perm, remove_perm
 
-from memory.facts.services import FactAuthor, fact_create, fact_retract, summary_set
+from memory.facts.services import FactAuthor, fact_create, fact_retract
+from memory.facts.summary import summary_set
 from memory.models import Audience, AuthorKind, Fact
 from teams.models import Membership, Server
 from teams.services import audit_record

@@ -1,67 +1,29 @@
-"""Every write to facts but their deletion (memory.facts.deletes), and the summary."""
+"""Every write to facts but their deletion (memory.facts.deletes); the summary is memory.facts.summary."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import connection, models, transaction
-from django.template.defaultfilters import pluralize
 from django.utils import timezone
 
 from memory.configuration.selectors import channel_display_name, channel_is_public
 from memory.indexing.vectors import queue_fact_embeddings
-from memory.models import (
-    AUDIENCE_BREADTH,
-    SUMMARY_MAX_LENGTH,
-    Audience,
-    AuthorKind,
-    Exchange,
-    Fact,
-    Kind,
-    Scope,
-    Summary,
-)
+from memory.models import AUDIENCE_BREADTH, Audience, AuthorKind, Exchange, Fact, Scope
 from memory.text.limits import clean_text, validate_content, validate_key, validate_unit_interval
-from teams.models import SNOWFLAKE_REGEX, Server
+from teams.models import Server
 from teams.services import audit_record
 
-
-def validate_member_id(raw: str | None, field: str = "member_id") -> str:
-    member_id = (raw or "").strip()
-    if not re.fullmatch(SNOWFLAKE_REGEX, member_id):
-        raise ValidationError({field: "A Discord user id is a number of 1–20 digits (a snowflake)."})
-    return member_id
-
-
-def validate_channel_id(raw: str | None, field: str = "channel_id") -> str:
-    channel_id = (raw or "").strip()
-    if not re.fullmatch(SNOWFLAKE_REGEX, channel_id):
-        raise ValidationError({field: "A Discord channel id is a number of 1–20 digits (a snowflake)."})
-    return channel_id
-
-
-def validate_kind(raw: object, field: str = "kind") -> str:
-    if raw not in Kind.values:
-        raise ValidationError({field: "The kind must be 'rule', 'lore', 'profile', 'preference' or 'event'."})
-    return raw
-
-
-def default_kind(scope: str) -> str:
-    """What a fact is when nobody said: about a member, a profile; otherwise lore."""
-    return Kind.PROFILE if scope == Scope.MEMBER else Kind.LORE
-
-
-def validate_audience(raw: object, field: str = "audience") -> str:
-    if raw not in Audience.values:
-        raise ValidationError({field: "The audience must be 'server', 'channel' or 'staff'."})
-    return raw
-
-
-# Facts -------------------------------------------------------------------------
+from .validation import (  # noqa: F401 - the validators are imported from here too
+    default_kind,
+    validate_audience,
+    validate_channel_id,
+    validate_kind,
+    validate_member_id,
+)
 
 
 def _allocate_fact_numbers(server: Server, count: int) -> range:
@@ -323,27 +285,3 @@ def facts_restore_all(*, server: Server, actor: AbstractBaseUser) -> int:
     audit_record(actor=actor, server=server, action="facts.restore_all", count=restored,
                  result=f"{restored} retracted facts restored")
     return restored
-
-
-# Summary -----------------------------------------------------------------------
-
-
-@transaction.atomic
-def summary_set(*, server: Server, content: str, author: FactAuthor) -> Summary:
-    """Make `content` the server's summary; the previous wording is retracted, never deleted."""
-    content = clean_text(content).strip()
-    if len(content) > SUMMARY_MAX_LENGTH:
-        raise ValidationError(
-            {"content": f"The summary is {len(content)} characters long; keep it to at most {SUMMARY_MAX_LENGTH}."}
-        )
-    # Serialise summary writes per server: two saves at once would both insert a "current" summary. The clock
-    # is read after the lock, so a wording's end is never before its start (the history page shows both).
-    Server.objects.select_for_update().filter(pk=server.pk).values_list("pk").first()
-    now = timezone.now()
-    Summary.objects.filter(server=server, retracted_at__isnull=True).update(retracted_at=now)
-    summary = Summary.objects.create(
-        server=server, content=content, author_kind=author.kind, author_user=author.user, created_at=now
-    )
-    audit_record(actor=author.user, server=server, action="summary.set", count=1,
-                 actor_label="" if author.user else "bot")
-    return summary

@@ -8,7 +8,8 @@ from django.core.exceptions import ValidationError
 from consolidation.models import ConsolidationRound, DraftStatus, Proposal, ProposalStatus, SummaryDraft
 from consolidation.rounds import round_run
 from consolidation.services import proposal_answer, summary_draft_answer
-from memory.facts.services import FactAuthor, fact_restore, fact_update, summary_set
+from memory.facts.services import FactAuthor, fact_restore, fact_update
+from memory.facts.summary import summary_set
 from memory.models import Fact, Summary
 from teams.models import AuditEntry
 

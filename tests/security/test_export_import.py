@@ -12,7 +12,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from memory.facts.services import FactAuthor, fact_retract, summary_set
+from memory.facts.services import FactAuthor, fact_retract
+from memory.facts.summary import summary_set
 from memory.models import Fact, Summary
 from tests.factories import make_fact, make_server
 

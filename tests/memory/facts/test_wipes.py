@@ -8,7 +8,8 @@ from django.db import connection
 
 from memory.facts.deletes import member_wipe, server_wipe
 
-from memory.facts.services import FactAuthor, fact_retract, summary_set
+from memory.facts.services import FactAuthor, fact_retract
+from memory.facts.summary import summary_set
 from memory.models import Fact, Scope, Summary
 from teams.models import AuditEntry
 from tests.factories import make_fact
