@@ -20,6 +20,7 @@ from memory.facts.services import (
     validate_kind,
     validate_member_id,
 )
+from memory.facts.versions import Actor
 from memory.models import AUDIENCE_BREADTH, AuthorKind, Exchange, Fact, Scope
 from memory.text.limits import clean_text, validate_content, validate_key, validate_unit_interval
 
@@ -117,7 +118,9 @@ def _ignored(op: str, number: int | None, detail: str) -> ActionResult:
 
 
 def _locked_exchange(exchange: Exchange) -> Exchange:
-    return Exchange.objects.select_for_update().select_related("server").get(pk=exchange.pk)
+    """The exchange row alone is locked (of=self): locking its server too would block every write that checks a
+    foreign key to the server at commit (a fact's version) while this waits for that write's fact: a deadlock."""
+    return Exchange.objects.select_for_update(of=("self",)).select_related("server").get(pk=exchange.pk)
 
 
 def _remembered_last_hour(exchange: Exchange) -> int:
@@ -174,15 +177,15 @@ def _apply(exchange: Exchange, op: MemoryOp, reachable: set[int], rules: Rules) 
             fact_delete(fact=target, actor=None, actor_label="bot",
                         reason=f"retracted by the bot (Classic deletes): {op.reason}"[:500])
         else:
-            fact_retract(fact=target, reason=op.reason)
+            fact_retract(fact=target, reason=op.reason, by=Actor.bot(exchange))
         return ActionResult(op=op.op, status="applied", number=op.number)
     # The new wording replaces the old one where the old one was seen: it keeps its audience and source.
     replacement = fact_create(server=exchange.server, author=bot, key=target.key, content=op.content,
                               scope=target.scope, member_id=target.member_id, confidence=target.confidence,
                               importance=target.importance, source_exchange=exchange, audience=target.audience,
                               source_channel_id=target.source_channel_id, source_thread_id=target.source_thread_id,
-                              kind=target.kind)
-    fact_retract(fact=target, reason=op.reason, superseded_by=replacement)
+                              kind=target.kind, actor=Actor.bot(exchange), replaces=target)
+    fact_retract(fact=target, reason=op.reason, superseded_by=replacement, by=Actor.bot(exchange))
     return ActionResult(op=op.op, status="applied", number=op.number, new_number=replacement.number)
 
 

@@ -15,7 +15,7 @@ from django.db import connection, models, transaction
 from django.template.defaultfilters import pluralize
 
 from consolidation.holds import discard_results_quoting, discard_server_results, hold_rounds_off
-from memory.models import Exchange, Fact, Summary
+from memory.models import Exchange, Fact, FactVersion, Summary
 from teams.models import Server
 from teams.services import audit_record
 
@@ -139,6 +139,9 @@ def member_wipe(*, server: Server, actor: AbstractBaseUser | None, member_id: st
         )
         numbers = [row[0] for row in cursor.fetchall()]
     exchanges = _delete_exchanges(Exchange.objects.filter(server=server, author_id=member_id))
+    # What they said again of other facts is in those facts' histories under their id: it goes too (the mention
+    # counts stay, numbers about no one).
+    FactVersion.objects.filter(server=server, member_id=member_id).delete()
     redacted = _redact_wiped_facts_in_exchanges(server, numbers)
     # The summary's earlier wordings (its history page) may name the member: drafts were written from their
     # facts too, which is why a waiting draft goes. They are free text, so they go whole. The current wording
