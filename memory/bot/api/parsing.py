@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 
 from memory.bot.actions import MemoryOp, Retract, Supersede, build_remember, validate_number, validate_reason
 from memory.bot.exchanges import MESSAGE_MAX_LENGTH, IncomingMessage
-from memory.text.limits import validate_content
+from memory.text.limits import validate_content, validate_unit_interval
 from teams.models import SNOWFLAKE_REGEX
 
 from ..reply import HISTORY_LIMIT, HistoryMessage
@@ -125,7 +125,9 @@ def parse_actions(body: dict[str, Any]) -> list[MemoryOp]:
                         # A member_id without a scope says whom the fact is about, as the reply tool's does.
                         scope=item.get("scope", "server" if item.get("member_id") in (None, "") else "member"),
                         member_id=item.get("member_id"), importance=item.get("importance"),
-                        confidence=item.get("confidence", 1.0)))
+                        # Left out: what the source allows; given, it must be a number (null is not one).
+                        confidence=validate_unit_interval(item["confidence"], "confidence")
+                        if "confidence" in item else None))
             except ValidationError as invalid:
                 raise _field_error(invalid, prefix) from None
     return ops

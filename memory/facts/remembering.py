@@ -1,0 +1,106 @@
+"""What the bot remembers, written so that memory stays clean: a statement already known is reinforced (its
+mention count and, from another member, its confidence rise) instead of stored twice; a new fact's confidence
+starts from how it is known; and from Ledger up a same-key fact that says something else is flagged as a
+contradiction, with only the newer one handed to the bot until someone answers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from consolidation.models import Proposal, ProposalKind, ProposalStatus
+from consolidation.pairs import Reach
+from memory.models import Exchange, Fact, FactVersion, VersionChange
+from teams.models import Server
+
+from .confidence import SAME_MEMBER_WINDOW, reinforced_confidence, source_confidence
+from .sameness import reaches, same_key_other_statements, statement_already_known
+from .services import FactAuthor, fact_create, locked_fact
+from .versions import Actor, version_record
+
+
+@dataclass(frozen=True)
+class Remembered:
+    """What a remember did: the fact it wrote or reinforced, and anything the bot should be told."""
+
+    fact: Fact
+    reinforced: bool = False
+    confidence_capped_at: float | None = None  # the bot asked for more than the source allows
+    contradicts: tuple[int, ...] = ()  # numbers of same-key facts flagged as contradicting it
+    held_back: tuple[int, ...] = ()  # those of them the bot is no longer handed until someone answers
+
+
+@transaction.atomic
+def fact_reinforce(*, fact: Fact, by: Actor, source_weight: float) -> Fact:
+    """The statement was made again: one more mention, its changed_at refreshed; its confidence rises when the
+    member saying it has not done so within a day (another member, or the same one on another day)."""
+    locked = locked_fact(fact)
+    now = timezone.now()
+    heard_recently = bool(by.member_id) and FactVersion.objects.filter(
+        fact=locked, member_id=by.member_id, change__in=(VersionChange.CREATE, VersionChange.REINFORCE),
+        at__gte=now - SAME_MEMBER_WINDOW).exists()
+    before = {"mention_count": locked.mention_count, "confidence": locked.confidence}
+    locked.mention_count += 1
+    if not heard_recently:
+        locked.confidence = reinforced_confidence(locked.confidence, source_weight)
+    locked.changed_at = now
+    locked.version += 1
+    locked.save(update_fields=["mention_count", "confidence", "changed_at", "version"])
+    after = {"mention_count": locked.mention_count, "confidence": locked.confidence}
+    version_record(locked, VersionChange.REINFORCE, by, before=before, after=after, at=now)
+    return locked
+
+
+def _held_back_by(fact: Fact, other: Fact) -> bool:
+    """The older fact gives way to the newer only where the newer is handed over instead (else the bot would be
+    handed neither there), and never when staff pinned it: the bot cannot change a pinned fact."""
+    return reaches(fact, other) and not other.pinned
+
+
+def _flag_contradictions(fact: Fact, older: list[Fact]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Each same-key fact that says something else becomes a contradiction flag for staff (a proposal without a
+    round), and is held back from the bot (the newer one is handed over) until someone answers it
+    (consolidation.services releases it). The numbers flagged, and those held back."""
+    held = [other for other in older if _held_back_by(fact, other)]
+    for other in older:
+        low, high = sorted((fact.pk, other.pk))
+        until = (f"until someone answers, the bot is handed only the newer, #{fact.number}" if other in held
+                 else "both are handed over until someone answers")
+        Proposal.objects.get_or_create(
+            pair_low=low, pair_high=high, status=ProposalStatus.PENDING,
+            defaults={"server_id": fact.server_id, "kind": ProposalKind.CONTRADICTION, "keeper": fact,
+                      "other": other, "keeper_version": fact.version, "other_version": other.version,
+                      "why": f"#{fact.number} was remembered with the key of #{other.number} and says something "
+                             f"else; {until}."[:300]})
+    Fact.objects.filter(pk__in=[other.pk for other in held]).update(held_back=True)
+    return tuple(other.number for other in older), tuple(other.number for other in held)
+
+
+@transaction.atomic
+def fact_remember(*, server: Server, exchange: Exchange | None, member_id_of_author: str, key: str, content: str,
+                  scope: str, member_id: str, importance: float | None, confidence: float | None, kind: str | None,
+                  audience: str, source_channel_id: str, source_thread_id: str, flag_contradictions: bool
+                  ) -> Remembered:
+    """The bot's remember: reinforce the statement when it is already known, else write it with the confidence its
+    source allows (a higher one asked for is capped), flagging same-key contradictions when `flag_contradictions`."""
+    author = FactAuthor.bot(member_id_of_author)
+    cap = source_confidence(author_kind=author.kind, learned_from_member_id=member_id_of_author, scope=scope,
+                            member_id=member_id)
+    by = Actor.bot(exchange, member_id_of_author)
+    reach = Reach(audience, source_channel_id, source_thread_id)
+    known = statement_already_known(server, key=key, content=content, scope=scope, member_id=member_id, reach=reach)
+    if known is not None:
+        return Remembered(fact=fact_reinforce(fact=known, by=by, source_weight=cap), reinforced=True)
+    wanted = cap if confidence is None else min(confidence, cap)
+    fact = fact_create(server=server, author=author, key=key, content=content, scope=scope, member_id=member_id,
+                       confidence=wanted, importance=importance, source_exchange=exchange, audience=audience,
+                       source_channel_id=source_channel_id, source_thread_id=source_thread_id, kind=kind, actor=by)
+    contradicts: tuple[int, ...] = ()
+    held_back: tuple[int, ...] = ()
+    older = same_key_other_statements(fact) if flag_contradictions else []
+    if older:
+        contradicts, held_back = _flag_contradictions(fact, older)
+    capped = cap if confidence is not None and confidence > cap else None
+    return Remembered(fact=fact, confidence_capped_at=capped, contradicts=contradicts, held_back=held_back)
