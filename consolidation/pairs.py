@@ -103,6 +103,15 @@ def may_pair(left: Audienced, right: Audienced) -> bool:
     return not left_channel or not right_channel or left_channel == right_channel
 
 
+def reaches(fact: Audienced, other: Audienced) -> bool:
+    """Whether `fact` is handed over wherever `other` would be: at least as wide an audience, and when `fact` is tied
+    to a channel, `other`'s channel (a statement said again is kept in the fact that reaches it; a contradiction's
+    older side gives way to a newer one that reaches it, memory.facts.held_back)."""
+    bound = channel_bound(fact)
+    return (AUDIENCE_BREADTH[fact.audience] >= AUDIENCE_BREADTH[other.audience]
+            and (not bound or bound == channel_bound(other)))
+
+
 @dataclass(frozen=True)
 class Reach:
     """Who may see a merged fact and where it counts as learned."""

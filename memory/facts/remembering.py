@@ -16,7 +16,8 @@ from memory.models import Exchange, Fact, FactVersion, VersionChange
 from teams.models import Server
 
 from .confidence import SAME_MEMBER_WINDOW, reinforced_confidence, source_confidence
-from .sameness import reaches, same_key_other_statements, statement_already_known
+from .held_back import held_back_refresh, holds_back
+from .sameness import same_key_other_statements, statement_already_known
 from .services import FactAuthor, fact_create, locked_fact
 from .versions import Actor, version_record
 
@@ -35,7 +36,9 @@ class Remembered:
 @transaction.atomic
 def fact_reinforce(*, fact: Fact, by: Actor, source_weight: float) -> Fact:
     """The statement was made again: one more mention, its changed_at refreshed; its confidence rises when the
-    member saying it has not done so within a day (another member, or the same one on another day)."""
+    member saying it has not done so within a day (another member, or the same one on another day). Kept as a
+    version of its history, but the fact's `version` stays: its wording and audience did not change, so an edit
+    begun before it and a proposal about the fact still apply."""
     locked = locked_fact(fact)
     now = timezone.now()
     heard_recently = bool(by.member_id) and FactVersion.objects.filter(
@@ -46,27 +49,19 @@ def fact_reinforce(*, fact: Fact, by: Actor, source_weight: float) -> Fact:
     if not heard_recently:
         locked.confidence = reinforced_confidence(locked.confidence, source_weight)
     locked.changed_at = now
-    locked.version += 1
-    locked.save(update_fields=["mention_count", "confidence", "changed_at", "version"])
+    locked.save(update_fields=["mention_count", "confidence", "changed_at"])
     after = {"mention_count": locked.mention_count, "confidence": locked.confidence}
     version_record(locked, VersionChange.REINFORCE, by, before=before, after=after, at=now)
     return locked
 
 
-def _held_back_by(fact: Fact, other: Fact) -> bool:
-    """The older fact gives way to the newer only where the newer is handed over instead (else the bot would be
-    handed neither there), and never when staff pinned it: the bot cannot change a pinned fact."""
-    return reaches(fact, other) and not other.pinned
-
-
 def _flag_contradictions(fact: Fact, older: list[Fact]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Each same-key fact that says something else becomes a contradiction flag for staff (a proposal without a
     round), and is held back from the bot (the newer one is handed over) until someone answers it
-    (consolidation.services releases it). The numbers flagged, and those held back."""
-    held = [other for other in older if _held_back_by(fact, other)]
+    (memory.facts.held_back). The numbers flagged, and those held back."""
     for other in older:
         low, high = sorted((fact.pk, other.pk))
-        until = (f"until someone answers, the bot is handed only the newer, #{fact.number}" if other in held
+        until = (f"until someone answers, the bot is handed only the newer, #{fact.number}" if holds_back(fact, other)
                  else "both are handed over until someone answers")
         Proposal.objects.get_or_create(
             pair_low=low, pair_high=high, status=ProposalStatus.PENDING,
@@ -74,8 +69,9 @@ def _flag_contradictions(fact: Fact, older: list[Fact]) -> tuple[tuple[int, ...]
                       "other": other, "keeper_version": fact.version, "other_version": other.version,
                       "why": f"#{fact.number} was remembered with the key of #{other.number} and says something "
                              f"else; {until}."[:300]})
-    Fact.objects.filter(pk__in=[other.pk for other in held]).update(held_back=True)
-    return tuple(other.number for other in older), tuple(other.number for other in held)
+    held_back_refresh(other.pk for other in older)
+    held = set(Fact.objects.filter(pk__in=[other.pk for other in older], held_back=True).values_list("pk", flat=True))
+    return tuple(other.number for other in older), tuple(other.number for other in older if other.pk in held)
 
 
 @transaction.atomic

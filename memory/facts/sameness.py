@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import unicodedata
 
-from consolidation.pairs import Audienced, channel_bound, may_pair
-from memory.models import AUDIENCE_BREADTH, Fact
+from consolidation.pairs import Audienced, may_pair, reaches
+from memory.models import Fact
 from teams.models import Server
 
 
@@ -18,14 +18,6 @@ def normalised(text: str) -> str:
     folded = unicodedata.normalize("NFKC", text).casefold()
     kept = "".join(character if character.isalnum() else " " for character in folded)
     return " ".join(kept.split())
-
-
-def reaches(fact: Audienced, other: Audienced) -> bool:
-    """Whether `fact` is handed over wherever `other` would be: at least as wide an audience, and when `fact` is tied
-    to a channel, `other`'s channel."""
-    bound = channel_bound(fact)
-    return (AUDIENCE_BREADTH[fact.audience] >= AUDIENCE_BREADTH[other.audience]
-            and (not bound or bound == channel_bound(other)))
 
 
 def statement_already_known(server: Server, *, key: str, content: str, scope: str, member_id: str,

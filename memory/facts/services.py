@@ -18,6 +18,7 @@ from memory.text.limits import clean_text, validate_content, validate_key, valid
 from teams.models import Server
 from teams.services import audit_record
 
+from .held_back import held_back_refresh_around
 from .validation import (  # noqa: F401 - the validators are imported from here too
     default_kind,
     validate_audience,
@@ -150,6 +151,7 @@ def fact_retract(*, fact: Fact, reason: str, superseded_by: Fact | None = None, 
     change = change or (VersionChange.SUPERSEDE if superseded_by is not None else VersionChange.RETRACT)
     version_record(locked, change, by or Actor.system("Lorekeeper"), reason=locked.retraction_reason,
                    related_number=superseded_by.number if superseded_by is not None else None, at=locked.retracted_at)
+    held_back_refresh_around(locked)  # what it held back is handed over again (unless another flag holds it)
     return locked
 
 
@@ -238,6 +240,7 @@ def fact_pin_set(*, fact: Fact, pinned: bool, actor: AbstractBaseUser) -> Fact:
     locked.save(update_fields=["pinned", "version"])
     version_record(locked, VersionChange.PIN if pinned else VersionChange.UNPIN, Actor.staff(actor),
                    before={"pinned": not pinned}, after={"pinned": pinned})
+    held_back_refresh_around(locked)  # a pinned fact never gives way to the bot's newer one
     audit_record(actor=actor, server=locked.server, action="fact.pin" if pinned else "fact.unpin",
                  target_ids=[locked.number], count=1)
     return locked
@@ -284,6 +287,7 @@ def fact_audience_set(*, fact: Fact, audience: str, actor: AbstractBaseUser, cha
     locked.save(update_fields=["audience", "source_channel_id", "version"])
     old, new = changed_fields(old, snapshot(locked, ("audience", "source_channel_id")))
     version_record(locked, VersionChange.AUDIENCE, Actor.staff(actor), before=old, after=new)
+    held_back_refresh_around(locked)  # a contradiction's newer side holds the older back only where it is seen
     audit_record(actor=actor, server=locked.server, action="fact.audience", target_ids=[locked.number], count=1,
                  result=f"{before} → {_audience_label(audience, channel_label)}")
     return locked
