@@ -397,3 +397,23 @@ def test_a_nul_character_in_remembered_content_is_refused_never_a_500(server, bo
     if response.status_code == 400:
         assert response.json()["field"] == "remember[0].content"
         assert memory_state() == before
+
+
+def test_an_explicit_null_confidence_is_refused_with_a_sentence_naming_the_field(api, server, two_facts):
+    """Left out, the confidence is what the source allows; null is no number, and saying so beats guessing."""
+    exchange = open_exchange(api, server)
+    before = memory_state()
+    error = assert_error(api.post(f"/exchanges/{exchange}/actions",
+                                  {"remember": [{"key": "k", "content": "c", "confidence": None}]}), 400,
+                         "remember[0].confidence")
+    assert error["error"] == "remember[0].confidence: The confidence must be a number from 0 to 1."
+    assert memory_state() == before
+
+
+def test_a_remember_of_a_statement_already_known_answers_reinforced_with_its_number(api, server, two_facts):
+    _, newer = two_facts
+    exchange = open_exchange(api, server)
+    results = api.actions(exchange, remember=[{"key": newer.key, "content": newer.content}])
+    assert results == [{"op": "remember", "status": "reinforced", "number": newer.number,
+                        "detail": f"already known as #{newer.number}: mentioned 2 times"}]
+    assert Fact.objects.filter(server=server).count() == 2 and fresh(newer).mention_count == 2
