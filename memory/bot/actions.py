@@ -193,7 +193,8 @@ def _apply(exchange: Exchange, op: MemoryOp, reachable: set[int], rules: Rules) 
             server=exchange.server, exchange=exchange, member_id_of_author=exchange.author_id, key=op.key,
             content=op.content, scope=op.scope, member_id=op.member_id, importance=op.importance,
             confidence=op.confidence, kind=op.kind, audience=audience, source_channel_id=where.source_channel_id,
-            source_thread_id=where.source_thread_id, flag_contradictions=profile.flags_contradictions)
+            source_thread_id=where.source_thread_id, flag_contradictions=profile.flags_contradictions,
+            by_meaning=profile.embeds)
         return _remembered_result(op, remembered)
     if isinstance(op, Supersede) and not profile.can_supersede:
         return _ignored(op.op, op.number, f"supersede exists from Ledger up; this server uses {profile.label}")

@@ -12,12 +12,13 @@ from django.utils import timezone
 
 from consolidation.models import Proposal, ProposalKind, ProposalStatus
 from consolidation.pairs import Reach
+from memory.indexing.vectors import fact_vector_store, statement_vector
 from memory.models import Exchange, Fact, FactVersion, VersionChange
 from teams.models import Server
 
 from .confidence import SAME_MEMBER_WINDOW, reinforced_confidence, source_confidence
 from .held_back import held_back_refresh, holds_back
-from .sameness import same_key_other_statements, statement_already_known
+from .sameness import Meaning, same_key_other_statements, statement_already_known
 from .services import FactAuthor, fact_create, locked_fact
 from .versions import Actor, version_record
 
@@ -28,6 +29,7 @@ class Remembered:
 
     fact: Fact
     reinforced: bool = False
+    same_by: str = ""  # how the fact reinforced says the same: the same words, nearly the same words, the same meaning
     confidence_capped_at: float | None = None  # the bot asked for more than the source allows
     contradicts: tuple[int, ...] = ()  # numbers of same-key facts flagged as contradicting it
     held_back: tuple[int, ...] = ()  # those of them the bot is no longer handed until someone answers
@@ -77,22 +79,29 @@ def _flag_contradictions(fact: Fact, older: list[Fact]) -> tuple[tuple[int, ...]
 @transaction.atomic
 def fact_remember(*, server: Server, exchange: Exchange | None, member_id_of_author: str, key: str, content: str,
                   scope: str, member_id: str, importance: float | None, confidence: float | None, kind: str | None,
-                  audience: str, source_channel_id: str, source_thread_id: str, flag_contradictions: bool
-                  ) -> Remembered:
-    """The bot's remember: reinforce the statement when it is already known, else write it with the confidence its
+                  audience: str, source_channel_id: str, source_thread_id: str, flag_contradictions: bool,
+                  by_meaning: bool = False) -> Remembered:
+    """The bot's remember: reinforce the statement when it is already known (by its words; with `by_meaning`, under a
+    type that embeds, by its vector too, which the new fact then keeps), else write it with the confidence its
     source allows (a higher one asked for is capped), flagging same-key contradictions when `flag_contradictions`."""
     author = FactAuthor.bot(member_id_of_author)
     cap = source_confidence(author_kind=author.kind, learned_from_member_id=member_id_of_author, scope=scope,
                             member_id=member_id)
     by = Actor.bot(exchange, member_id_of_author)
     reach = Reach(audience, source_channel_id, source_thread_id)
-    known = statement_already_known(server, key=key, content=content, scope=scope, member_id=member_id, reach=reach)
+    embedded = statement_vector(server, key, content) if by_meaning else None
+    meaning = Meaning(embedded[0].model_name, embedded[1]) if embedded else None
+    known = statement_already_known(server, key=key, content=content, scope=scope, member_id=member_id, reach=reach,
+                                    meaning=meaning)
     if known is not None:
-        return Remembered(fact=fact_reinforce(fact=known, by=by, source_weight=cap), reinforced=True)
+        fact, how = known
+        return Remembered(fact=fact_reinforce(fact=fact, by=by, source_weight=cap), reinforced=True, same_by=how)
     wanted = cap if confidence is None else min(confidence, cap)
     fact = fact_create(server=server, author=author, key=key, content=content, scope=scope, member_id=member_id,
                        confidence=wanted, importance=importance, source_exchange=exchange, audience=audience,
                        source_channel_id=source_channel_id, source_thread_id=source_thread_id, kind=kind, actor=by)
+    if embedded:
+        fact_vector_store(server, fact, *embedded)
     contradicts: tuple[int, ...] = ()
     held_back: tuple[int, ...] = ()
     older = same_key_other_statements(fact) if flag_contradictions else []
