@@ -61,16 +61,18 @@ def _flag_contradictions(fact: Fact, older: list[Fact]) -> tuple[tuple[int, ...]
     """Each same-key fact that says something else becomes a contradiction flag for staff (a proposal without a
     round), and is held back from the bot (the newer one is handed over) until someone answers it
     (memory.facts.held_back). The numbers flagged, and those held back."""
+    flags = []
     for other in older:
         low, high = sorted((fact.pk, other.pk))
         until = (f"until someone answers, the bot is handed only the newer, #{fact.number}" if holds_back(fact, other)
                  else "both are handed over until someone answers")
-        Proposal.objects.get_or_create(
-            pair_low=low, pair_high=high, status=ProposalStatus.PENDING,
-            defaults={"server_id": fact.server_id, "kind": ProposalKind.CONTRADICTION, "keeper": fact,
-                      "other": other, "keeper_version": fact.version, "other_version": other.version,
-                      "why": f"#{fact.number} was remembered with the key of #{other.number} and says something "
-                             f"else; {until}."[:300]})
+        flags.append(Proposal(
+            server_id=fact.server_id, kind=ProposalKind.CONTRADICTION, keeper=fact, other=other, pair_low=low,
+            pair_high=high, status=ProposalStatus.PENDING, keeper_version=fact.version, other_version=other.version,
+            why=(f"#{fact.number} was remembered with the key of #{other.number} and says something else; "
+                 f"{until}.")[:300]))
+    # One statement for all of them; a pair already waiting keeps its flag (one pending proposal per pair).
+    Proposal.objects.bulk_create(flags, ignore_conflicts=True)
     held_back_refresh(other.pk for other in older)
     held = set(Fact.objects.filter(pk__in=[other.pk for other in older], held_back=True).values_list("pk", flat=True))
     return tuple(other.number for other in older), tuple(other.number for other in older if other.pk in held)

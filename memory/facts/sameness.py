@@ -13,16 +13,15 @@ The rule errs towards keeping two rows: a wrong match loses what the new wording
 row (consolidation still proposes it later). TRIGRAM_SAME and MEANING_SAME were chosen on one half of the labelled
 pairs of bench/dedupe_data.py and are reported on the other half by bench/dedupe.py (docs/ARCHITECTURE.md).
 
-Both lookups are one statement each along an index: fact_same_statement (migration 0025: the subject's equality,
-the wording's md5 and the content's trigrams in one GIN index) for words, the member's facts or the server's vector
-index (memory.retrieval.meaning) for meaning."""
+Both lookups are one statement each along an index: fact_same_words (migration 0025: the subject and the set of
+words a wording uses) for words, with pg_trgm's similarity computed on what it finds; the member's facts or the
+server's vector index (memory.retrieval.meaning) for meaning. Every wording the words rule accepts uses the same
+words as the new one, so the index finds all of them but inflections ("tournament" / "tournaments")."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-from django.db import connection, transaction
 
 from consolidation.pairs import Audienced, may_pair, reaches
 from memory.models import Fact, Scope
@@ -40,27 +39,30 @@ SHARED_WORDS_TEMPLATE = 0.4
 WORD_CANDIDATES = 20
 MEANING_CANDIDATES = 10
 
-# The wording as compared in SQL: NFKC, lower case, without spacing and punctuation. It must stay the expression of
-# the index fact_same_statement (migration 0025), or the planner cannot use the index for it.
-SAME_WORDING_SQL = ("md5(regexp_replace(lower(normalize({}, NFKC)), '[[:space:][:punct:]。、・「」『』‘’“”–—…]+', "
-                    "'', 'g'))")
+# What deciding needs of a candidate (the rest is read when it is reinforced, locked): not its search vector.
+CANDIDATE_COLUMNS = ("f.id, f.server_id, f.number, f.key, f.content, f.audience, f.source_channel_id, "
+                     "f.source_thread_id, f.pinned, f.retracted_at, f.changed_at")
+# The facts of the subject under the key that use the same words, in any order (the index fact_same_words,
+# migration 0025: an md5 of the wording's distinct words, sorted), the newest first along the index (a server may
+# already hold hundreds of copies), with pg_trgm's similarity to the new wording.
 WORD_CANDIDATES_SQL = f"""
-    SELECT f.*, similarity(f.content, %(content)s) AS trigram, NULL::float8 AS closeness FROM memory_fact f
-    WHERE f.server_id = %(server)s AND f.member_id = %(member)s AND f.key = %(key)s AND f.retracted_at IS NULL
-      AND f.scope = %(scope)s
-      AND (f.content %% %(content)s
-           OR {SAME_WORDING_SQL.format('f.content')} = {SAME_WORDING_SQL.format('%(content)s')})
-    ORDER BY trigram DESC, f.changed_at DESC, f.id DESC LIMIT %(limit)s
+    SELECT * FROM (
+        SELECT {CANDIDATE_COLUMNS}, similarity(f.content, %(content)s) AS trigram, NULL::float8 AS closeness
+        FROM memory_fact f
+        WHERE f.server_id = %(server)s AND f.key = %(key)s AND f.member_id = %(member)s AND f.retracted_at IS NULL
+          AND memory_word_set(f.content) = memory_word_set(%(content)s) AND f.scope = %(scope)s
+        ORDER BY f.changed_at DESC, f.id DESC LIMIT %(limit)s
+    ) candidates ORDER BY trigram DESC, changed_at DESC, id DESC
 """
 # A member's facts are few (the (server, member) index): every distance is computed, exactly.
-MEMBER_MEANING_SQL = """
-    SELECT f.*, NULL::float8 AS trigram, 1 - (e.vector <=> %(vector)s::vector) AS closeness
+MEMBER_MEANING_SQL = f"""
+    SELECT {CANDIDATE_COLUMNS}, NULL::float8 AS trigram, 1 - (e.vector <=> %(vector)s::vector) AS closeness
     FROM memory_fact f JOIN memory_factembedding e ON e.fact_id = f.id AND e.model_name = %(model)s
     WHERE f.server_id = %(server)s AND f.member_id = %(member)s AND f.scope = %(scope)s AND f.retracted_at IS NULL
     ORDER BY e.vector <=> %(vector)s::vector, f.id LIMIT %(limit)s
 """
-CLOSENESS_SQL = """
-    SELECT f.*, NULL::float8 AS trigram, 1 - (e.vector <=> %(vector)s::vector) AS closeness
+CLOSENESS_SQL = f"""
+    SELECT {CANDIDATE_COLUMNS}, NULL::float8 AS trigram, 1 - (e.vector <=> %(vector)s::vector) AS closeness
     FROM memory_fact f JOIN memory_factembedding e ON e.fact_id = f.id AND e.model_name = %(model)s
     WHERE f.id = ANY(%(ids)s) AND f.member_id = %(member)s AND f.scope = %(scope)s AND f.retracted_at IS NULL
 """
@@ -98,13 +100,10 @@ def _candidates(sql: str, params: dict) -> list[Fact]:
 
 
 def _word_candidates(server: Server, *, key: str, content: str, scope: str, member_id: str) -> list[Fact]:
-    """Facts of the subject under `key` whose wording is the same or whose trigrams are at least TRIGRAM_SAME alike."""
+    """Facts of the subject under `key` that use the same words as `content`, closest by trigrams first."""
     params = {"server": server.pk, "member": member_id, "key": key, "scope": scope, "content": content,
               "limit": WORD_CANDIDATES}
-    with transaction.atomic(savepoint=False), connection.cursor() as cursor:
-        # The `%` operator's threshold, for this transaction only: the index then yields only close wordings.
-        cursor.execute("SELECT set_config('pg_trgm.similarity_threshold', %s, true)", [str(TRIGRAM_SAME)])
-        return _candidates(WORD_CANDIDATES_SQL, params)
+    return _candidates(WORD_CANDIDATES_SQL, params)
 
 
 def _meaning_candidates(server: Server, *, scope: str, member_id: str, meaning: Meaning) -> list[Fact]:

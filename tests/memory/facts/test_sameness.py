@@ -91,11 +91,11 @@ def test_labelled_pairs_that_are_not_the_same_are_kept_apart(api, server, pair):
 
 
 def test_the_check_reads_the_index_made_for_it(server):
-    """Both halves of the words check (the wording's md5, whose expression must stay the index's, and the content's
-    trigrams) can be answered by fact_same_statement (migration 0025); bench/dedupe.py times it at a million facts."""
+    """The words check finds the subject's facts with the same words through fact_same_words (migration 0025), and
+    the expression it compares is the index's (memory_word_set); bench/dedupe.py times it at a million facts."""
     from django.utils import timezone
 
-    from memory.facts.sameness import TRIGRAM_SAME, WORD_CANDIDATES_SQL
+    from memory.facts.sameness import WORD_CANDIDATES_SQL
 
     now = timezone.now()
     Fact.objects.bulk_create([
@@ -104,12 +104,12 @@ def test_the_check_reads_the_index_made_for_it(server):
         for number in range(1, 3001)])
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("ANALYZE memory_fact")
-        cursor.execute("SET LOCAL enable_seqscan = off")  # 3,000 rows fit in a few pages: the planner would read them
-        cursor.execute("SELECT set_config('pg_trgm.similarity_threshold', %s, true)", [str(TRIGRAM_SAME)])
         cursor.execute("EXPLAIN " + WORD_CANDIDATES_SQL, {
             "server": server.pk, "member": "", "key": "server_rules", "scope": "server", "limit": 20,
-            "content": "Server rules: rule 7 of many; be kind."})
+            "content": "be kind; server rules: rule 7 of many"})
         plan = "\n".join(row[0] for row in cursor.fetchall())
-    assert "Bitmap Index Scan on fact_same_statement" in plan, plan
-    assert "md5(regexp_replace(lower(NORMALIZE(content, NFKC))" in plan.split("Bitmap Index Scan")[0] or \
-        plan.count("Index Cond") >= 2, plan
+        cursor.execute("SELECT memory_word_set(%s) = memory_word_set(%s), memory_word_set(%s) = memory_word_set(%s)",
+                       ["Server rules: rule 7 of many; be kind.", "be kind; server rules: RULE 7 of many",
+                        "Server rules: rule 7 of many; be kind.", "Server rules: rule 8 of many; be kind."])
+        assert cursor.fetchone() == (True, False)
+    assert "fact_same_words" in plan and "memory_word_set(content)" in plan, plan
