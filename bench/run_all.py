@@ -25,7 +25,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 # Every module of bench/ is one of these, a helper (a name starting with "_" or "run_"), or in NOT_SCRIPTS;
 # tests/bench checks it, so a new bench cannot be left out.
-SCRIPTS = ("consolidation", "context", "home_and_auth", "load", "memory_page", "retrieval", "semantic")
+SCRIPTS = ("consolidation", "context", "dedupe", "home_and_auth", "load", "memory_page", "retrieval", "semantic")
 # Data sets the benches read (`python -m bench.<name>` checks each one's invariants).
 NOT_SCRIPTS = ("retrieval_data", "retrieval_natural_data", "dedupe_data")
 SMOKE_TIMEOUT_S = 300  # a smoke takes seconds; one that hangs is killed and fails
