@@ -7,8 +7,9 @@ bench server), newest first, and pg_trgm's similarity is computed on the few can
 A trigram GIN index on the content was tried first: at a million facts its `%` search read every posting list of
 the wording's common trigrams (0.4 to 2 s for one remember of a templated key, 180 MB), and every wording it found
 that the rule accepts uses the same words anyway (memory.facts.sameness: nearly the same words must be all the
-same words). memory_word_set splits at ASCII spacing and punctuation and the CJK marks listed, so a Japanese
-wording is compared as its phrases; the database's C ctype keeps every other letter inside its word."""
+same words). memory_word_set folds case and splits words as memory.text.statements.normalised does (Unicode's case
+folding and letters, through the builtin collation pg_unicode_fast, whatever the database's C ctype): two wordings
+equal once normalised always have one word set. A Japanese sentence, written without spaces, is one word."""
 
 from django.db import migrations
 
@@ -17,7 +18,7 @@ FORWARD = [
     CREATE OR REPLACE FUNCTION memory_word_set(content text) RETURNS text
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
         SELECT md5(coalesce(string_agg(DISTINCT word, ' ' ORDER BY word), ''))
-        FROM regexp_split_to_table(lower(normalize(content, NFKC)), '[[:space:][:punct:]。、・「」『』‘’“”–—…]+') AS word
+        FROM regexp_split_to_table(casefold(normalize(content, NFKC) COLLATE pg_unicode_fast), '[^[:alnum:]]+') AS word
         WHERE word <> ''
     $$
     """,

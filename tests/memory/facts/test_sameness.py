@@ -108,8 +108,10 @@ def test_the_check_reads_the_index_made_for_it(server):
             "server": server.pk, "member": "", "key": "server_rules", "scope": "server", "limit": 20,
             "content": "be kind; server rules: rule 7 of many"})
         plan = "\n".join(row[0] for row in cursor.fetchall())
-        cursor.execute("SELECT memory_word_set(%s) = memory_word_set(%s), memory_word_set(%s) = memory_word_set(%s)",
+        cursor.execute("SELECT memory_word_set(%s) = memory_word_set(%s), memory_word_set(%s) = memory_word_set(%s),"
+                       " memory_word_set(%s) = memory_word_set(%s)",
                        ["Server rules: rule 7 of many; be kind.", "be kind; server rules: RULE 7 of many",
-                        "Server rules: rule 7 of many; be kind.", "Server rules: rule 8 of many; be kind."])
-        assert cursor.fetchone() == (True, False)
+                        "Server rules: rule 7 of many; be kind.", "Server rules: rule 8 of many; be kind.",
+                        "ÄRZTIN im Dienst — ПРИВЕТ", "ärztin im dienst, привет"])  # Unicode's case folding
+        assert cursor.fetchone() == (True, False, True)
     assert "fact_same_words" in plan and "memory_word_set(content)" in plan, plan
