@@ -35,6 +35,10 @@ are written as members of such servers write (Japanese without spaces, with kata
 English). Members are handles into MEMBERS (handle -> Discord snowflake and display name), so a harness can
 store member facts under real-looking ids.
 
+The pairs marked "added for bench/dedupe.py" (40: different people said in other words, one with names in lower
+case, and paraphrases, in the four languages) were written for issue 21 after the rules of memory/text/, before
+their similarities were measured; bench/dedupe.py splits the whole set in two halves.
+
 `check()` validates the invariants (sizes and shares, the kinds' own rules: an `exact` pair is equal once
 normalised, a `word_order` pair has the same words, a `same=True` pair has one subject, an `other_member`
 pair two members, ...) and prints the counts per kind and language, and how much the two sides share
@@ -661,6 +665,58 @@ EN: list[Pair] = [
          member("oskar", "diet", "Oskar has been vegan since January 2025."), False, "added_info"),
     Pair(member("elif", "languages", "Elif speaks Turkish."),
          member("elif", "languages", "Elif speaks Turkish and is learning Dutch."), False, "added_info"),
+    # --- added for bench/dedupe.py (issue 21): different people said in other words, and paraphrases -----
+    Pair(server("pronouns", "Mira uses she/her pronouns."),
+         server("pronouns", "Priya goes by she/her."), False, "other_person"),
+    Pair(server("weekly_tournament_host", "Leon hosts the weekly tournament."),
+         server("weekly_tournament_host", "The weekly tournament is hosted by Jonas."), False, "other_person"),
+    Pair(server("birthdays", "Aiko's birthday is on 9 April."),
+         server("birthdays", "Hana was born on 9 April."), False, "other_person"),
+    Pair(server("timezones", "Kofi is in UTC+1."),
+         server("timezones", "Ines lives in UTC+1."), False, "other_person"),
+    Pair(server("mod_team", "Elif is a moderator."),
+         server("mod_team", "Dani is one of the moderators."), False, "other_person"),
+    Pair(server("allergies", "Leon is allergic to cats."),
+         server("allergies", "Ravi can't be around cats because of an allergy."), False, "other_person"),
+    Pair(server("pronouns", "Sam uses they/them pronouns."),
+         server("pronouns", "they/them pronouns for Noor, please."), False, "other_person"),
+    Pair(server("diet", "Oskar is vegan."),
+         server("diet", "Freya is vegan too."), False, "other_person"),
+    Pair(server("streamers", "Hana streams Valorant on weekends."),
+         server("streamers", "On weekends Mateo streams Valorant."), False, "other_person"),
+    Pair(server("bot_maintainer", "Ping Sam for bot problems."),
+         server("bot_maintainer", "For bot problems, ping Yusuf."), False, "other_person"),
+    Pair(server("karaoke_host", "Ines hosts the Friday karaoke."),
+         server("karaoke_host", "The Friday karaoke is hosted by Ines's sister."), False, "other_person"),
+    Pair(server("languages", "Kofi speaks Twi and English."),
+         server("languages", "Twi and English are what Priya speaks."), False, "other_person"),
+    Pair(server("tournament_winner", "the march tournament went to jonas"),
+         server("tournament_winner", "sam won the march tournament"), False, "other_person"),
+    Pair(member("leon", "pets", "Leon has a dog called Pepper."),
+         member("leon", "pets", "Pepper is the name of Leon's dog."), True, "paraphrase"),
+    Pair(server("raid_night", "Raid night is on Thursdays."),
+         server("raid_night", "We raid every Thursday night."), True, "paraphrase"),
+    Pair(member("ines", "language_learning", "Ines is learning Korean."),
+         member("ines", "language_learning", "Ines has started studying Korean."), True, "paraphrase"),
+    Pair(server("rule_language", "Please keep #general in English."),
+         server("rule_language", "#general is English-only."), True, "paraphrase"),
+    Pair(member("kofi", "work", "Kofi works from home."),
+         member("kofi", "work", "Kofi does his job remotely from home."), True, "paraphrase"),
+    Pair(server("server_age", "The server opened in 2020."),
+         server("server_age", "This server started in 2020."), True, "paraphrase"),
+    Pair(member("yusuf", "coffee", "Yusuf drinks a lot of coffee."),
+         member("yusuf", "coffee", "Yusuf is a heavy coffee drinker."), True, "paraphrase"),
+    Pair(member("noor", "night_owl", "Noor is a night owl."),
+         member("noor", "night_owl", "Noor usually stays up very late."), True, "paraphrase"),
+    Pair(server("giveaway_rules", "Giveaways are only for members who have been here a month."),
+         server("giveaway_rules", "You need to have been a member for a month to enter giveaways."),
+         True, "paraphrase"),
+    Pair(member("mateo", "football", "Mateo supports Atlético Madrid."),
+         member("mateo", "football", "Mateo is an Atlético Madrid fan."), True, "paraphrase"),
+    Pair(server("weekly_tournament", "The weekly tournament is every Saturday."),
+         server("weekly_tournament", "Every Saturday we hold the weekly tourney."), True, "paraphrase"),
+    Pair(member("freya", "tea", "Freya prefers tea."),
+         member("freya", "tea", "Freya would rather have tea."), True, "paraphrase"),
 ]
 
 # --------------------------------------------------------------------------------------------------------
@@ -780,6 +836,17 @@ NL: list[Pair] = [
          server("quizavond", "De quiz is op donderdag om 20:30 in #kroeg."), False, "added_info"),
     Pair(member("sem", "verhuizing", "Sem gaat verhuizen."),
          member("sem", "verhuizing", "Sem gaat in maart naar Groningen verhuizen."), False, "added_info"),
+    # added for bench/dedupe.py (issue 21): different people said in other words, and paraphrases
+    Pair(server("voornaamwoorden", "Sanne gebruikt zij/haar."),
+         server("voornaamwoorden", "Voor Lotte graag zij/haar."), False, "other_person"),
+    Pair(server("verjaardagen", "Daan is jarig op 3 mei."),
+         server("verjaardagen", "Op 3 mei is Bram jarig."), False, "other_person"),
+    Pair(server("moderators", "Anouk is moderator."),
+         server("moderators", "Joost is een van de moderators."), False, "other_person"),
+    Pair(member("lotte", "sport", "Lotte speelt volleybal."),
+         member("lotte", "sport", "Lotte zit op volleybal."), True, "paraphrase"),
+    Pair(server("regel_taal", "In #algemeen praten we Nederlands."),
+         server("regel_taal", "#algemeen is alleen voor Nederlands."), True, "paraphrase"),
 ]
 
 # --------------------------------------------------------------------------------------------------------
@@ -899,6 +966,17 @@ DE: list[Pair] = [
          server("stammtisch", "Der Stammtisch ist mittwochs um 20 Uhr im Sprachkanal Kneipe."), False, "added_info"),
     Pair(member("jannik", "umzug", "Jannik zieht um."),
          member("jannik", "umzug", "Jannik zieht im März nach Hamburg."), False, "added_info"),
+    # added for bench/dedupe.py (issue 21): different people said in other words, and paraphrases
+    Pair(server("pronomen", "Lukas benutzt er/ihm."),
+         server("pronomen", "Für Felix bitte er/ihm."), False, "other_person"),
+    Pair(server("geburtstage", "Lena hat am 3. Mai Geburtstag."),
+         server("geburtstage", "Am 3. Mai hat Marie Geburtstag."), False, "other_person"),
+    Pair(server("moderation", "Emre ist Moderator."),
+         server("moderation", "Tobias gehört zu den Moderatoren."), False, "other_person"),
+    Pair(member("jannik", "sport", "Jannik spielt Handball im Verein."),
+         member("jannik", "sport", "Jannik ist im Handballverein."), True, "paraphrase"),
+    Pair(server("regel_sprache", "In #allgemein wird Deutsch gesprochen."),
+         server("regel_sprache", "#allgemein ist nur auf Deutsch."), True, "paraphrase"),
 ]
 
 # --------------------------------------------------------------------------------------------------------
@@ -1015,6 +1093,17 @@ JA: list[Pair] = [
          server("雑談会", "雑談会は毎週水曜21時から #まったりvc で。"), False, "added_info"),
     Pair(member("kenta", "引っ越し", "けんたは引っ越し予定。"),
          member("kenta", "引っ越し", "けんたは3月に福岡へ引っ越し予定。"), False, "added_info"),
+    # added for bench/dedupe.py (issue 21): different people said in other words, and paraphrases
+    Pair(server("誕生日", "ゆいの誕生日は4月9日。"),
+         server("誕生日", "4月9日はめいの誕生日。"), False, "other_person"),
+    Pair(server("モデレーター", "れんはモデレーター。"),
+         server("モデレーター", "モデレーターはあおい。"), False, "other_person"),
+    Pair(server("配信", "ひなは週末にヴァロを配信してる。"),
+         server("配信", "週末はさくらがヴァロ配信。"), False, "other_person"),
+    Pair(member("haruto", "ゲーム", "はるとはスプラが得意。"),
+         member("haruto", "ゲーム", "はるとはスプラがうまい。"), True, "paraphrase"),
+    Pair(server("雑談", "雑談は #雑談 チャンネルで。"),
+         server("雑談", "雑談するなら #雑談 へ。"), True, "paraphrase"),
 ]
 
 PAIRS: list[Pair] = [

@@ -9,7 +9,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from memory.configuration.services import memory_type_set
-from memory.facts.services import FactAuthor, fact_create, summary_set
+from memory.facts.services import FactAuthor, fact_create
+from memory.facts.summary import summary_set
 from memory.models import Fact, MemoryType
 from teams.models import Server, Team
 from teams.services import configure_grant, server_create

@@ -1,4 +1,6 @@
-"""The Consolidated card's dry run: what a round would find now, by the round's own code."""
+"""The Consolidated card's dry run: what a round would find now, by the round's own code (under Semantic with the
+vectors' neighbours too, as the round reads them; and like the round never pairing facts about two members or
+naming different people)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from teams.models import Server
 
 from .pairs import Pair, find_pairs
 from .rounds import _fresh_pairs, refusal_reason
-from .selectors import memory_mark, pairing_facts
+from .selectors import memory_mark, pairing_facts, semantic_neighbours
 
 EXAMPLES = 5
 CACHE_SECONDS = 600
@@ -38,7 +40,7 @@ def consolidation_dry_run(server: Server) -> ConsolidationDryRun:
     if cached is None:
         started = time.perf_counter()
         facts = pairing_facts(server)
-        pairs = _fresh_pairs(server, find_pairs(facts))
+        pairs = _fresh_pairs(server, find_pairs(facts, semantic_neighbours(server)))
         cached = ConsolidationDryRun(
             facts=len(facts),
             duplicates=sum(pair.kind == "duplicate" for pair in pairs),

@@ -14,8 +14,9 @@ Each candidate is then classified by rules (`classify`): a duplicate says the sa
 contradiction says something incompatible about the same subject (another value, another number, or a
 negation). Two facts a merged fact could not stand for without reaching a channel one of them was not
 meant for (two facts for two different channels) are never paired, whichever way they were found
-(`may_pair`); a merge takes the narrower audience of the two (`merged_reach`). Everything here is plain
-Python over plain values, so the dry run and the round run the same code.
+(`may_pair`), nor two facts about different people ("Mira uses she/her pronouns" / "Priya uses she/her
+pronouns": `about_different_people`); a merge takes the narrower audience of the two (`merged_reach`). Everything
+here is plain Python over plain values, so the dry run and the round run the same code.
 """
 
 from __future__ import annotations
@@ -26,12 +27,14 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from itertools import combinations
 from typing import Protocol
 
 import numpy as np
 
 from memory.models import AUDIENCE_BREADTH, Audience
+from memory.text.people import Mentions, about_other_people, mentions, people_differ
 from memory.text.words import WORD_NO_UNDERSCORE
 
 SIGNATURE_SIZE = 60
@@ -101,6 +104,15 @@ def may_pair(left: Audienced, right: Audienced) -> bool:
     fact for #a merged with one for #b would show each in the other's channel, or hide both from both)."""
     left_channel, right_channel = channel_bound(left), channel_bound(right)
     return not left_channel or not right_channel or left_channel == right_channel
+
+
+def reaches(fact: Audienced, other: Audienced) -> bool:
+    """Whether `fact` is handed over wherever `other` would be: at least as wide an audience, and when `fact` is tied
+    to a channel, `other`'s channel (a statement said again is kept in the fact that reaches it; a contradiction's
+    older side gives way to a newer one that reaches it, memory.facts.held_back)."""
+    bound = channel_bound(fact)
+    return (AUDIENCE_BREADTH[fact.audience] >= AUDIENCE_BREADTH[other.audience]
+            and (not bound or bound == channel_bound(other)))
 
 
 @dataclass(frozen=True)
@@ -185,6 +197,11 @@ class Features:
     numbers: frozenset[str]
     channel: str  # channel_bound
 
+    @cached_property
+    def mentions(self) -> Mentions:
+        """Who the fact names, read only for the pairs a rule would propose (memory.text.people)."""
+        return mentions(self.fact.content)
+
 
 def features(fact: PairingFact) -> Features:
     content = content_words(fact.content)
@@ -201,13 +218,25 @@ def _may_pair(left: Features, right: Features) -> bool:
     return left.who == right.who and (not left.channel or not right.channel or left.channel == right.channel)
 
 
+def about_different_people(left: Features, right: Features, kind: str = "duplicate") -> bool:
+    """They name different people: never a duplicate ("Mira uses she/her" / "Priya uses she/her"); a contradiction
+    only when the people are a value that changed ("Alex and Nova" / "Alex and Sam" moderate: memory.text.people)."""
+    return (people_differ if kind == "duplicate" else about_other_people)(left.mentions, right.mentions)
+
+
 def classify(left: PairingFact | Features, right: PairingFact | Features) -> Pair | None:
     """Duplicate, contradiction, or nothing to propose (None). Facts about different members or of
-    different scopes are never paired, nor facts for two different channels (`may_pair`)."""
+    different scopes are never paired, nor facts for two different channels (`may_pair`), nor facts naming
+    different people (`about_different_people`)."""
     left = left if isinstance(left, Features) else features(left)
     right = right if isinstance(right, Features) else features(right)
     if not _may_pair(left, right):
         return None
+    pair = _classified(left, right)
+    return None if pair is None or about_different_people(left, right, pair.kind) else pair
+
+
+def _classified(left: Features, right: Features) -> Pair | None:
     same_subject = left.subject == right.subject
     similarity = jaccard(left.with_key, right.with_key)
     if not same_subject and similarity < 0.5:
@@ -343,17 +372,17 @@ def find_pairs(facts: Sequence[PairingFact], neighbours: dict[tuple[int, int], f
     rules classify them like any candidate. Those the rules cannot call (same meaning in other words,
     or the same topic with other values) come back as possible duplicates marked `by_meaning`: only a
     model can tell which they are; without its verdict a round proposes them saying no model checked them.
-    Neither way pairs two facts for two different channels."""
+    Neither way pairs two facts for two different channels, about two members or naming different people."""
     described = [features(fact) for fact in facts]
     representatives, pairs, hub_of = _exact_clusters(facts, described)
     chosen = [facts[index] for index in representatives]
-    seen: set[tuple[int, int]] = set()
+    proposed: set[tuple[int, int]] = set()  # by the rules; one they pass over is still the vectors' to propose
     for left, right in candidate_pairs(chosen):
         left_index, right_index = representatives[left], representatives[right]
-        seen.add((min(facts[left_index].id, facts[right_index].id), max(facts[left_index].id, facts[right_index].id)))
         pair = classify(described[left_index], described[right_index])
         if pair is not None:
             pairs.append(pair)
+            proposed.add(tuple(sorted((facts[left_index].id, facts[right_index].id))))
     index_of = {fact.id: index for index, fact in enumerate(facts)}
     for (low, high), closeness in (neighbours or {}).items():
         if low not in index_of or high not in index_of:
@@ -361,12 +390,13 @@ def find_pairs(facts: Sequence[PairingFact], neighbours: dict[tuple[int, int], f
         # As in the blocking, a cluster of facts saying word for word the same takes part through its hub:
         # the vectors see its members as one (a pair inside it is a star pair already, proposed once).
         low, high = sorted((hub_of[low], hub_of[high]))
-        if low == high or (low, high) in seen:
+        if low == high or (low, high) in proposed:
             continue
-        seen.add((low, high))
+        proposed.add((low, high))
         left, right = described[index_of[low]], described[index_of[high]]
         pair = classify(left, right)
-        if pair is None and _may_pair(left, right):  # the vectors' pairs obey the same rule as the blocking's
+        # The vectors' pairs obey the same rules as the blocking's: one subject, one channel, the same people.
+        if pair is None and _may_pair(left, right) and not about_different_people(left, right):
             keeper, other = winner_first(left.fact, right.fact)
             pair = Pair(keeper, other, "duplicate", closeness,
                         f"The vectors see them as saying the same (similarity {closeness:.2f}).", by_meaning=True)
@@ -376,13 +406,28 @@ def find_pairs(facts: Sequence[PairingFact], neighbours: dict[tuple[int, int], f
     return pairs
 
 
-def vector_neighbours(ids: Sequence[int], vectors: np.ndarray, threshold: float = 0.92) -> dict[tuple[int, int], float]:
-    """Fact-id pairs whose unit vectors have cosine similarity ≥ threshold, found without comparing all
-    pairs: random-hyperplane LSH (4 tables of 16 bits) buckets the vectors, and only pairs sharing a
-    bucket are compared."""
+# Up to this many vectors every pair is compared, 1,000 rows at a time (a fraction of a second at 4,000); beyond,
+# random-hyperplane LSH picks the pairs to compare, which finds a pair at 0.97 about three times in four.
+EXACT_NEIGHBOURS_UP_TO, EXACT_BLOCK = 4_000, 1_000
+
+
+def _exact_neighbours(ids: Sequence[int], vectors: np.ndarray, threshold: float) -> dict[tuple[int, int], float]:
     found: dict[tuple[int, int], float] = {}
-    if len(ids) < 2:
-        return found
+    for start in range(0, len(ids), EXACT_BLOCK):
+        similarity = vectors[start:start + EXACT_BLOCK] @ vectors.T
+        for row, col in zip(*np.nonzero(similarity >= threshold), strict=True):
+            if start + row < col:
+                left, right = int(ids[start + row]), int(ids[col])
+                found[(min(left, right), max(left, right))] = float(similarity[row, col])
+    return found
+
+
+def vector_neighbours(ids: Sequence[int], vectors: np.ndarray, threshold: float = 0.92) -> dict[tuple[int, int], float]:
+    """Fact-id pairs whose unit vectors have cosine similarity ≥ threshold: all pairs up to EXACT_NEIGHBOURS_UP_TO
+    vectors; beyond, random-hyperplane LSH (4 tables of 16 bits) buckets them, only pairs sharing one compared."""
+    if len(ids) <= EXACT_NEIGHBOURS_UP_TO:
+        return _exact_neighbours(ids, vectors, threshold)
+    found: dict[tuple[int, int], float] = {}
     rng = np.random.default_rng(20261130)
     planes = rng.standard_normal((vectors.shape[1], 64)).astype(np.float32)
     bits = (vectors @ planes) > 0

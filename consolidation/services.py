@@ -12,8 +12,11 @@ from django.db import transaction
 from django.utils import timezone
 from guardian.shortcuts import assign_perm, remove_perm
 
-from memory.facts.services import FactAuthor, fact_create, fact_retract, summary_set
-from memory.models import Audience, AuthorKind, Fact
+from memory.facts.held_back import held_back_refresh
+from memory.facts.services import FactAuthor, fact_create, fact_retract
+from memory.facts.summary import summary_set
+from memory.facts.versions import Actor, version_record
+from memory.models import Audience, AuthorKind, Fact, VersionChange
 from teams.models import Membership, Server
 from teams.services import audit_record
 
@@ -51,20 +54,23 @@ def proposal_answer(*, proposal: Proposal, actor: AbstractBaseUser, answer: str)
     nothing else happens; a contradiction is never merged (only 'keep both' settles its flag). A merge
     only supersedes: no fact loses its wording, so every fact it sets aside can be restored as it was. A merge
     never widens who sees a fact: what it leaves has the narrower audience of the two, and two facts for two
-    different channels are never merged."""
+    different channels are never merged. A merge's changes are kept as versions by the round (and who accepted
+    it); once answered, a contradiction caught at write holds neither fact back any more (memory.facts.held_back)."""
     if answer not in Answer.ALL:
         raise ValidationError({"answer": "Answer with merge, merge_other_way, keep_both, retract_keeper or "
                                          "retract_other."})
     locked = Proposal.objects.select_for_update().get(pk=proposal.pk)
     if locked.status != ProposalStatus.PENDING:
         raise ValidationError(f"This proposal was already answered ({locked.get_status_display().lower()}).")
-    facts = {fact.pk: fact for fact in Fact.objects.select_for_update().filter(pk__in=[locked.keeper_id, locked.other_id])}
+    pair = [locked.keeper_id, locked.other_id]
+    facts = {fact.pk: fact for fact in Fact.objects.select_for_update().filter(pk__in=pair)}
     keeper, other = facts[locked.keeper_id], facts[locked.other_id]
     now = timezone.now()
     changed = _changed_facts(locked, keeper, other)
     if changed:
         locked.status, locked.answered_at, locked.answered_by = ProposalStatus.OUT_OF_DATE, now, actor
         locked.save(update_fields=["status", "answered_at", "answered_by"])
+        held_back_refresh(pair)  # the flag no longer stands: neither fact is held back by it
         numbers = " and ".join(f"#{fact.number}" for fact in changed)
         return AnswerOutcome(locked, f"Nothing merged: {numbers} changed since the round proposed this.")
     if locked.kind == ProposalKind.CONTRADICTION and answer in (Answer.MERGE, Answer.MERGE_OTHER_WAY):
@@ -74,9 +80,11 @@ def proposal_answer(*, proposal: Proposal, actor: AbstractBaseUser, answer: str)
         if locked.kind != ProposalKind.CONTRADICTION:
             raise ValidationError("Retracting one fact settles a contradiction; answer a duplicate with a merge.")
         wrong, right = (keeper, other) if answer == Answer.RETRACT_KEEPER else (other, keeper)
-        fact_retract(fact=wrong, reason=f"contradicted #{right.number}; settled by {actor.get_username()}")
+        fact_retract(fact=wrong, reason=f"contradicted #{right.number}; settled by {actor.get_username()}",
+                     by=Actor.staff(actor))
         locked.status, locked.answered_at, locked.answered_by = ProposalStatus.SETTLED, now, actor
         locked.save(update_fields=["status", "answered_at", "answered_by"])
+        held_back_refresh(pair)  # the one kept is handed over again (unless another flag still holds it back)
         audit_record(actor=actor, server=locked.server, action="proposal.settle", target_ids=[wrong.number], count=1,
                      result=f"#{wrong.number} retracted, #{right.number} stays")
         return AnswerOutcome(locked, f"Retracted #{wrong.number}; #{right.number} stays. Restore it from the "
@@ -84,6 +92,7 @@ def proposal_answer(*, proposal: Proposal, actor: AbstractBaseUser, answer: str)
     if answer == Answer.KEEP_BOTH:
         locked.status, locked.answered_at, locked.answered_by = ProposalStatus.KEPT_BOTH, now, actor
         locked.save(update_fields=["status", "answered_at", "answered_by"])
+        held_back_refresh(pair)  # both are handed over again (unless another flag still holds one back)
         audit_record(actor=actor, server=locked.server, action="proposal.keep_both",
                      target_ids=[keeper.number, other.number], count=2)
         return AnswerOutcome(locked, f"Kept both #{keeper.number} and #{other.number}; this pair is not asked "
@@ -97,7 +106,12 @@ def proposal_answer(*, proposal: Proposal, actor: AbstractBaseUser, answer: str)
     if reworded or not reach.fits(survivor):
         return _merge_into_new_fact(locked, actor, answer, survivor, retired, now, reach,
                                     wording=locked.wording if reworded else survivor.content)
-    retired = fact_retract(fact=retired, reason=f"merged into #{survivor.number}", superseded_by=survivor)
+    by = Actor.round(locked.round_id, actor)
+    retired = fact_retract(fact=retired, reason=f"merged into #{survivor.number}", superseded_by=survivor, by=by,
+                           change=VersionChange.MERGE)
+    # The survivor's wording and audience stay (its version too), but its history says what joined it.
+    version_record(survivor, VersionChange.MERGE, by, related_number=retired.number,
+                   reason=f"#{retired.number} merged into it")
     _close_merge(locked, actor, answer, now)
     seen = "" if reach.audience == Audience.SERVER else f", seen {reach_words(locked.server, reach)}"
     audit_record(actor=actor, server=locked.server, action="proposal.merge",
@@ -112,6 +126,7 @@ def _close_merge(locked: Proposal, actor: AbstractBaseUser, answer: str, now: da
     locked.status = ProposalStatus.MERGED if answer == Answer.MERGE else ProposalStatus.MERGED_OTHER_WAY
     locked.answered_at, locked.answered_by = now, actor
     locked.save(update_fields=["status", "answered_at", "answered_by"])
+    held_back_refresh([locked.keeper_id, locked.other_id])  # what the merge keeps is handed over (unless held)
 
 
 def _merged_author(actor: AbstractBaseUser, *originals: Fact) -> FactAuthor:
@@ -128,14 +143,16 @@ def _merge_into_new_fact(locked: Proposal, actor: AbstractBaseUser, answer: str,
     wording, or with the survivor's when the survivor is seen more widely than the narrower audience the merge
     takes (`reach`). Rewriting or narrowing the survivor in place would lose its wording or its audience for good
     once the other fact is restored."""
+    by = Actor.round(locked.round_id, actor)
     merged = fact_create(server=locked.server, author=_merged_author(actor, survivor, retired), key=survivor.key,
                          content=wording, scope=survivor.scope, member_id=survivor.member_id,
                          confidence=survivor.confidence, importance=survivor.importance, audience=reach.audience,
-                         source_channel_id=reach.source_channel_id, source_thread_id=reach.source_thread_id)
+                         source_channel_id=reach.source_channel_id, source_thread_id=reach.source_thread_id,
+                         actor=by)
     survivor = fact_retract(fact=survivor, reason=f"merged with #{retired.number} into #{merged.number}",
-                            superseded_by=merged)
+                            superseded_by=merged, by=by, change=VersionChange.MERGE)
     retired = fact_retract(fact=retired, reason=f"merged with #{survivor.number} into #{merged.number}",
-                           superseded_by=merged)
+                           superseded_by=merged, by=by, change=VersionChange.MERGE)
     _close_merge(locked, actor, answer, now)
     reworded = wording != survivor.content
     how = ["the consolidation model's wording" if reworded else f"#{survivor.number} word for word"]

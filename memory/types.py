@@ -55,6 +55,9 @@ class TypeProfile:
     can_search: bool
     consolidates: bool  # background rounds propose merges and a summary draft (consolidation)
     embeds: bool  # every fact gets a vector; the bot's search fuses words and meaning
+    # A remembered fact with the key of one in force that says something else is flagged as a contradiction for
+    # staff, and only the newer is handed to the bot until someone answers (Ledger and up; Classic keeps both).
+    flags_contradictions: bool = False
 
 
 PROFILES: tuple[TypeProfile, ...] = (
@@ -74,6 +77,7 @@ PROFILES: tuple[TypeProfile, ...] = (
         settings="Maximum injected memory items (AI settings).",
         addition=Addition.RETRACTION, context_order=ContextOrder.NEWEST, relevance=RelevanceKind.NONE,
         retract_deletes=False, can_supersede=True, can_search=False, consolidates=False, embeds=False,
+        flags_contradictions=True,
     ),
     TypeProfile(
         value=MemoryType.ARCHIVE, label="Searchable archive", position=3, ready=True,
@@ -83,6 +87,7 @@ PROFILES: tuple[TypeProfile, ...] = (
         settings="Maximum injected memory items and read channels (AI settings).",
         addition=Addition.SEARCH, context_order=ContextOrder.NEWEST, relevance=RelevanceKind.NONE,
         retract_deletes=False, can_supersede=True, can_search=True, consolidates=False, embeds=False,
+        flags_contradictions=True,
     ),
     TypeProfile(
         value=MemoryType.RANKED, label="Ranked", position=4, ready=True,
@@ -96,6 +101,7 @@ PROFILES: tuple[TypeProfile, ...] = (
                  "(AI settings).",
         addition=Addition.RANKING, context_order=ContextOrder.BEST_SCORE, relevance=RelevanceKind.WORDS,
         retract_deletes=False, can_supersede=True, can_search=True, consolidates=False, embeds=False,
+        flags_contradictions=True,
     ),
     TypeProfile(
         value=MemoryType.CONSOLIDATED, label="Consolidated", position=5, ready=True,
@@ -104,6 +110,7 @@ PROFILES: tuple[TypeProfile, ...] = (
         settings="Consolidation model (AI settings); without one, merges keep the winning fact word for word.",
         addition=Addition.ROUNDS, context_order=ContextOrder.BEST_SCORE, relevance=RelevanceKind.WORDS,
         retract_deletes=False, can_supersede=True, can_search=True, consolidates=True, embeds=False,
+        flags_contradictions=True,
     ),
     TypeProfile(
         value=MemoryType.SEMANTIC, label="Semantic", position=6, ready=True,
@@ -113,6 +120,7 @@ PROFILES: tuple[TypeProfile, ...] = (
         settings="Embedding model (AI settings).",
         addition=Addition.MEANING, context_order=ContextOrder.BEST_SCORE, relevance=RelevanceKind.WORDS_AND_MEANING,
         retract_deletes=False, can_supersede=True, can_search=True, consolidates=True, embeds=True,
+        flags_contradictions=True,
     ),
 )
 

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from memory.configuration.selectors import learned_where
 from memory.facts.deletes import fact_delete
+from memory.facts.remembering import Remembered, fact_remember
 from memory.facts.services import (
     FactAuthor,
     fact_create,
@@ -20,6 +21,7 @@ from memory.facts.services import (
     validate_kind,
     validate_member_id,
 )
+from memory.facts.versions import Actor
 from memory.models import AUDIENCE_BREADTH, AuthorKind, Exchange, Fact, Scope
 from memory.text.limits import clean_text, validate_content, validate_key, validate_unit_interval
 
@@ -50,7 +52,7 @@ class Remember:
     scope: str = Scope.SERVER
     member_id: str = ""
     importance: float | None = None
-    confidence: float = 1.0
+    confidence: float | None = None  # None: what the source allows (memory.facts.confidence); more is capped to it
     audience: str | None = None  # None: what the channel gives; a value may only narrow it
     kind: str | None = None  # None: profile for a member fact, lore otherwise
     op: str = "remember"
@@ -86,7 +88,7 @@ def validate_number(raw: object, field_name: str = "number") -> int:
 
 
 def build_remember(*, key: object, content: object, scope: object = Scope.SERVER, member_id: object = None,
-                   importance: object = None, confidence: object = 1.0, audience: object = None,
+                   importance: object = None, confidence: object = None, audience: object = None,
                    kind: object = None) -> Remember:
     """A validated Remember; raises ValidationError naming the field (used by API and tool calls)."""
     if not isinstance(key, str):
@@ -103,7 +105,7 @@ def build_remember(*, key: object, content: object, scope: object = Scope.SERVER
     return Remember(
         key=validate_key(key), content=validate_content(content), scope=scope, member_id=member,
         importance=validate_unit_interval(importance, "importance", allow_none=True),
-        confidence=validate_unit_interval(confidence, "confidence"),
+        confidence=None if confidence is None else validate_unit_interval(confidence, "confidence"),
         audience=None if audience is None else validate_audience(audience),
         kind=None if kind is None else validate_kind(kind),
     )
@@ -117,7 +119,9 @@ def _ignored(op: str, number: int | None, detail: str) -> ActionResult:
 
 
 def _locked_exchange(exchange: Exchange) -> Exchange:
-    return Exchange.objects.select_for_update().select_related("server").get(pk=exchange.pk)
+    """The exchange row alone is locked (of=self): locking its server too would block every write that checks a
+    foreign key to the server at commit (a fact's version) while this waits for that write's fact: a deadlock."""
+    return Exchange.objects.select_for_update(of=("self",)).select_related("server").get(pk=exchange.pk)
 
 
 def _remembered_last_hour(exchange: Exchange) -> int:
@@ -145,6 +149,32 @@ def _reachable_fact(exchange: Exchange, op: Retract | Supersede, reachable: set[
     return fact
 
 
+def _contradiction_note(remembered: Remembered) -> str:
+    """What the bot is told of a contradiction caught at write: which facts, and which of them give way."""
+    numbers = ", ".join(f"#{number}" for number in remembered.contradicts)
+    if remembered.held_back == remembered.contradicts:
+        until = "only the newer is handed over"
+    elif not remembered.held_back:
+        until = "both are handed over"
+    else:
+        until = "it is handed over instead of " + ", ".join(f"#{number}" for number in remembered.held_back)
+    return f"it contradicts {numbers} (same key); staff will settle it, and until then {until}"
+
+
+def _remembered_result(op: Remember, remembered: Remembered) -> ActionResult:
+    """`applied` with the new number, or `reinforced` with the number of the fact it confirmed; the detail says
+    what the bot should know (its confidence was capped; the fact contradicts others, which staff will settle)."""
+    notes = []
+    if remembered.confidence_capped_at is not None:
+        notes.append(f"confidence capped at {remembered.confidence_capped_at:g}, what this source allows")
+    if remembered.contradicts:
+        notes.append(_contradiction_note(remembered))
+    if remembered.reinforced:
+        notes.append(f"already known as #{remembered.fact.number}: mentioned {remembered.fact.mention_count} times")
+    return ActionResult(op=op.op, status="reinforced" if remembered.reinforced else "applied",
+                        number=remembered.fact.number, detail="; ".join(notes) or None)
+
+
 def _apply(exchange: Exchange, op: MemoryOp, reachable: set[int], rules: Rules) -> ActionResult:
     profile = rules.profile
     bot = FactAuthor.bot(exchange.author_id)
@@ -159,11 +189,13 @@ def _apply(exchange: Exchange, op: MemoryOp, reachable: set[int], rules: Rules) 
         if AUDIENCE_BREADTH[audience] > AUDIENCE_BREADTH[where.audience]:
             return _ignored(op.op, None, f"a remember may only narrow the audience it inherits ({where.audience} "
                                          f"in this channel), not widen it to {audience}")
-        fact = fact_create(server=exchange.server, author=bot, key=op.key, content=op.content, scope=op.scope,
-                           member_id=op.member_id, confidence=op.confidence, importance=op.importance,
-                           source_exchange=exchange, audience=audience, source_channel_id=where.source_channel_id,
-                           source_thread_id=where.source_thread_id, kind=op.kind)
-        return ActionResult(op=op.op, status="applied", number=fact.number)
+        remembered = fact_remember(
+            server=exchange.server, exchange=exchange, member_id_of_author=exchange.author_id, key=op.key,
+            content=op.content, scope=op.scope, member_id=op.member_id, importance=op.importance,
+            confidence=op.confidence, kind=op.kind, audience=audience, source_channel_id=where.source_channel_id,
+            source_thread_id=where.source_thread_id, flag_contradictions=profile.flags_contradictions,
+            by_meaning=profile.embeds)
+        return _remembered_result(op, remembered)
     if isinstance(op, Supersede) and not profile.can_supersede:
         return _ignored(op.op, op.number, f"supersede exists from Ledger up; this server uses {profile.label}")
     target = _reachable_fact(exchange, op, reachable, rules)
@@ -174,15 +206,15 @@ def _apply(exchange: Exchange, op: MemoryOp, reachable: set[int], rules: Rules) 
             fact_delete(fact=target, actor=None, actor_label="bot",
                         reason=f"retracted by the bot (Classic deletes): {op.reason}"[:500])
         else:
-            fact_retract(fact=target, reason=op.reason)
+            fact_retract(fact=target, reason=op.reason, by=Actor.bot(exchange))
         return ActionResult(op=op.op, status="applied", number=op.number)
     # The new wording replaces the old one where the old one was seen: it keeps its audience and source.
     replacement = fact_create(server=exchange.server, author=bot, key=target.key, content=op.content,
                               scope=target.scope, member_id=target.member_id, confidence=target.confidence,
                               importance=target.importance, source_exchange=exchange, audience=target.audience,
                               source_channel_id=target.source_channel_id, source_thread_id=target.source_thread_id,
-                              kind=target.kind)
-    fact_retract(fact=target, reason=op.reason, superseded_by=replacement)
+                              kind=target.kind, actor=Actor.bot(exchange), replaces=target)
+    fact_retract(fact=target, reason=op.reason, superseded_by=replacement, by=Actor.bot(exchange))
     return ActionResult(op=op.op, status="applied", number=op.number, new_number=replacement.number)
 
 

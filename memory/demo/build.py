@@ -9,7 +9,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from memory.configuration.services import memory_type_set
-from memory.facts.services import FactAuthor, fact_create, fact_retract, summary_set
+from memory.facts.services import FactAuthor, fact_create, fact_retract
+from memory.facts.summary import summary_set
 from memory.models import Fact, MemoryType
 from teams.models import Server, Team
 from teams.services import configure_grant, membership_add, server_create, team_create

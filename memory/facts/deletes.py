@@ -15,10 +15,11 @@ from django.db import connection, models, transaction
 from django.template.defaultfilters import pluralize
 
 from consolidation.holds import discard_results_quoting, discard_server_results, hold_rounds_off
-from memory.models import Exchange, Fact, Summary
+from memory.models import Exchange, Fact, FactVersion, Summary
 from teams.models import Server
 from teams.services import audit_record
 
+from .held_back import facts_held_back_by, held_back_refresh
 from .selectors import PurgeSource, facts_concerning_member, facts_learned_in
 from .services import validate_member_id
 
@@ -44,11 +45,13 @@ def fact_delete(
     """Delete one fact for good (retracted or not). Facts it replaced keep their history, unlinked.
     Returns False when the fact was already gone."""
     number, server = fact.number, fact.server
+    freed = facts_held_back_by([fact])  # its contradiction flags go with it
     with _permit_fact_deletes(reason):
         # The fact's row first, then its vector: the ORM deletes the vector before the fact, the reverse of the
         # order in which a catch-up batch holds them (memory.indexing.vectors.embed_facts_now), which could deadlock.
         list(Fact.objects.select_for_update().filter(pk=fact.pk).values_list("pk", flat=True))
         deleted, _ = Fact.objects.filter(pk=fact.pk).delete()
+    held_back_refresh(freed)
     if deleted:
         audit_record(actor=actor, server=server, action="fact.delete", target_ids=[number], count=1, result=reason,
                      actor_label=actor_label)
@@ -130,6 +133,7 @@ def member_wipe(*, server: Server, actor: AbstractBaseUser | None, member_id: st
     about_member = facts_concerning_member(server, member_id)
     # Facts of other members that these replaced stay, with the link to the deleted replacement cleared.
     Fact.objects.filter(superseded_by__in=about_member).exclude(pk__in=about_member).update(superseded_by=None)
+    freed = facts_held_back_by(about_member)  # other members' facts their contradiction flags held back
     proposals_and_drafts = discard_results_quoting(server, about_member)
     with _permit_fact_deletes("member wipe"), connection.cursor() as cursor:
         cursor.execute(
@@ -138,7 +142,11 @@ def member_wipe(*, server: Server, actor: AbstractBaseUser | None, member_id: st
             [server.pk, member_id, member_id],
         )
         numbers = [row[0] for row in cursor.fetchall()]
+    held_back_refresh(freed)
     exchanges = _delete_exchanges(Exchange.objects.filter(server=server, author_id=member_id))
+    # What they said again of other facts is in those facts' histories under their id: it goes too (the mention
+    # counts stay, numbers about no one).
+    FactVersion.objects.filter(server=server, member_id=member_id).delete()
     redacted = _redact_wiped_facts_in_exchanges(server, numbers)
     # The summary's earlier wordings (its history page) may name the member: drafts were written from their
     # facts too, which is why a waiting draft goes. They are free text, so they go whole. The current wording
@@ -166,12 +174,14 @@ def facts_purge(*, server: Server, source: PurgeSource, actor: AbstractBaseUser 
     hold_rounds_off(server)
     doomed = facts_learned_in(server, source)
     Fact.objects.filter(superseded_by__in=doomed).exclude(pk__in=doomed).update(superseded_by=None)
+    freed = facts_held_back_by(doomed)
     discard_results_quoting(server, doomed)
     ids = list(doomed.values_list("pk", flat=True))
     with _permit_fact_deletes(f"purge of {source.describe()}"), connection.cursor() as cursor:
         cursor.execute("DELETE FROM memory_fact WHERE server_id = %s AND id = ANY(%s) RETURNING number",
                        [server.pk, ids])
         numbers = [row[0] for row in cursor.fetchall()]
+    held_back_refresh(freed)
     redacted = _redact_wiped_facts_in_exchanges(server, numbers, note="deleted by a purge")
     removed = len(numbers)
     audit_record(actor=actor, server=server, action="memory.purge", count=removed, actor_label=actor_label,

@@ -1,67 +1,32 @@
-"""Every write to facts but their deletion (memory.facts.deletes), and the summary."""
+"""Every write to facts but their deletion (memory.facts.deletes), each kept as a version with who made it
+(memory.facts.versions)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import connection, models, transaction
-from django.template.defaultfilters import pluralize
+from django.db import connection, transaction
 from django.utils import timezone
 
 from memory.configuration.selectors import channel_display_name, channel_is_public
 from memory.indexing.vectors import queue_fact_embeddings
-from memory.models import (
-    AUDIENCE_BREADTH,
-    SUMMARY_MAX_LENGTH,
-    Audience,
-    AuthorKind,
-    Exchange,
-    Fact,
-    Kind,
-    Scope,
-    Summary,
-)
+from memory.models import AUDIENCE_BREADTH, Audience, AuthorKind, Exchange, Fact, FactVersion, Scope, VersionChange
 from memory.text.limits import clean_text, validate_content, validate_key, validate_unit_interval
-from teams.models import SNOWFLAKE_REGEX, Server
+from teams.models import Server
 from teams.services import audit_record
 
-
-def validate_member_id(raw: str | None, field: str = "member_id") -> str:
-    member_id = (raw or "").strip()
-    if not re.fullmatch(SNOWFLAKE_REGEX, member_id):
-        raise ValidationError({field: "A Discord user id is a number of 1–20 digits (a snowflake)."})
-    return member_id
-
-
-def validate_channel_id(raw: str | None, field: str = "channel_id") -> str:
-    channel_id = (raw or "").strip()
-    if not re.fullmatch(SNOWFLAKE_REGEX, channel_id):
-        raise ValidationError({field: "A Discord channel id is a number of 1–20 digits (a snowflake)."})
-    return channel_id
-
-
-def validate_kind(raw: object, field: str = "kind") -> str:
-    if raw not in Kind.values:
-        raise ValidationError({field: "The kind must be 'rule', 'lore', 'profile', 'preference' or 'event'."})
-    return raw
-
-
-def default_kind(scope: str) -> str:
-    """What a fact is when nobody said: about a member, a profile; otherwise lore."""
-    return Kind.PROFILE if scope == Scope.MEMBER else Kind.LORE
-
-
-def validate_audience(raw: object, field: str = "audience") -> str:
-    if raw not in Audience.values:
-        raise ValidationError({field: "The audience must be 'server', 'channel' or 'staff'."})
-    return raw
-
-
-# Facts -------------------------------------------------------------------------
+from .held_back import held_back_refresh_around
+from .validation import (  # noqa: F401 - the validators are imported from here too
+    default_kind,
+    validate_audience,
+    validate_channel_id,
+    validate_kind,
+    validate_member_id,
+)
+from .versions import Actor, changed_fields, snapshot, version_record
 
 
 def _allocate_fact_numbers(server: Server, count: int) -> range:
@@ -113,9 +78,12 @@ def fact_create(
     source_channel_id: str = "",
     source_thread_id: str = "",
     kind: str | None = None,
+    actor: Actor | None = None,
+    replaces: Fact | None = None,
 ) -> Fact:
-    """Validate and store a new fact in force, with the next number of its server. A `channel` audience needs the
-    channel (source_channel_id): the fact is then handed only to replies there and in its threads."""
+    """Validate and store a new fact in force, with the next number of its server, and its first version (by
+    `actor`, or whoever `author` says wrote it). A `channel` audience needs the channel (source_channel_id): the
+    fact is then handed only to replies there and in its threads. `replaces`: the fact this one supersedes."""
     if scope not in Scope.values:
         raise ValidationError({"scope": "The scope must be 'server' or 'member'."})
     audience = validate_audience(audience)
@@ -147,6 +115,10 @@ def fact_create(
     fact.created_at = fact.changed_at = fact.valid_from = moment
     fact.number = _allocate_fact_numbers(server, 1)[0]
     fact.save()
+    by = actor or (Actor.staff(author.user) if author.kind == AuthorKind.STAFF
+                   else Actor.bot(source_exchange, author.learned_from_member_id))
+    version_record(fact, VersionChange.CREATE, by, after=snapshot(fact), at=moment,
+                   related_number=replaces.number if replaces is not None else None)
     _queue_embedding(fact)
     if author.kind == AuthorKind.STAFF:
         audit_record(actor=author.user, server=server, action="fact.create", target_ids=[fact.number], count=1)
@@ -159,9 +131,11 @@ def _queue_embedding(fact: Fact) -> None:
 
 
 @transaction.atomic
-def fact_retract(*, fact: Fact, reason: str, superseded_by: Fact | None = None, at: datetime | None = None) -> Fact:
-    """Close the fact's validity window (Ledger sense); it stays on the page and can be restored."""
-    locked = _locked_fact(fact)
+def fact_retract(*, fact: Fact, reason: str, superseded_by: Fact | None = None, at: datetime | None = None,
+                 by: Actor | None = None, change: str = "") -> Fact:
+    """Close the fact's validity window (Ledger sense); it stays on the page and can be restored. The version says
+    who (`by`) and how: retracted, replaced by `superseded_by` (a supersession) or merged into it (change=MERGE)."""
+    locked = locked_fact(fact)
     if locked.retracted_at is not None:
         raise ValidationError(f"Fact #{locked.number} is already retracted.")
     if superseded_by is not None and superseded_by.server_id != locked.server_id:
@@ -171,8 +145,13 @@ def fact_retract(*, fact: Fact, reason: str, superseded_by: Fact | None = None, 
     locked.retracted_at = at or timezone.now()
     locked.retraction_reason = clean_text(reason).strip()
     locked.superseded_by = superseded_by
+    locked.held_back = False
     locked.version += 1
-    locked.save(update_fields=["retracted_at", "retraction_reason", "superseded_by", "version"])
+    locked.save(update_fields=["retracted_at", "retraction_reason", "superseded_by", "held_back", "version"])
+    change = change or (VersionChange.SUPERSEDE if superseded_by is not None else VersionChange.RETRACT)
+    version_record(locked, change, by or Actor.system("Lorekeeper"), reason=locked.retraction_reason,
+                   related_number=superseded_by.number if superseded_by is not None else None, at=locked.retracted_at)
+    held_back_refresh_around(locked)  # what it held back is handed over again (unless another flag holds it)
     return locked
 
 
@@ -188,7 +167,7 @@ class FactConflict(Exception):
         self.current = current
 
 
-def _locked_fact(fact: Fact) -> Fact:
+def locked_fact(fact: Fact) -> Fact:
     """The fact, locked; FactGone when someone deleted it since the caller read it."""
     locked = Fact.objects.select_for_update().filter(pk=fact.pk).first()
     if locked is None:
@@ -217,9 +196,10 @@ def fact_update(
 ) -> Fact:
     """Save an edit made from `expected_version`; raises FactConflict if the fact moved on meanwhile.
     Importance None makes the fact unscored (it ranks as middling)."""
-    locked = _locked_fact(fact)
+    locked = locked_fact(fact)
     if locked.version != expected_version:
         raise FactConflict(locked)
+    before = snapshot(locked)
     locked.key = validate_key(key)
     locked.content = validate_content(content)
     locked.confidence = validate_unit_interval(confidence, "confidence")
@@ -229,10 +209,20 @@ def fact_update(
         locked.kind = validate_kind(kind)
     locked.changed_at = timezone.now()
     locked.version += 1
+    old, new = changed_fields(before, snapshot(locked))
+    if not new:
+        return fact_refreshed(fact)  # saved as it was: nothing to keep, nothing to audit
     locked.save(update_fields=["key", "content", "confidence", "importance", "kind", "changed_at", "version"])
+    version = version_record(locked, VersionChange.EDIT, Actor.staff(actor), before=old, after=new,
+                             at=locked.changed_at)
     _queue_embedding(locked)  # a wording already embedded is skipped by its hash
-    audit_record(actor=actor, server=locked.server, action="fact.edit", target_ids=[locked.number], count=1)
+    audit_record(actor=actor, server=locked.server, action="fact.edit", target_ids=[locked.number], count=1,
+                 result=f"version {version.version}: {', '.join(new)}")
     return locked
+
+
+def fact_refreshed(fact: Fact) -> Fact:
+    return Fact.objects.select_related("server").get(pk=fact.pk)
 
 
 @transaction.atomic
@@ -240,7 +230,7 @@ def fact_pin_set(*, fact: Fact, pinned: bool, actor: AbstractBaseUser) -> Fact:
     """Pin a fact in force (it then goes into every context, before the others and outside Maximum injected memory
     items, up to the pinned cap) or unpin it; audited. Only staff pin: the bot can neither pin nor change a pinned
     fact (memory.bot.actions). A retracted fact cannot be pinned."""
-    locked = _locked_fact(fact)
+    locked = locked_fact(fact)
     if pinned and locked.retracted_at is not None:
         raise ValidationError({"pinned": f"Fact #{locked.number} is retracted; restore it before pinning it."})
     if locked.pinned == pinned:
@@ -248,6 +238,9 @@ def fact_pin_set(*, fact: Fact, pinned: bool, actor: AbstractBaseUser) -> Fact:
     locked.pinned = pinned
     locked.version += 1
     locked.save(update_fields=["pinned", "version"])
+    version_record(locked, VersionChange.PIN if pinned else VersionChange.UNPIN, Actor.staff(actor),
+                   before={"pinned": not pinned}, after={"pinned": pinned})
+    held_back_refresh_around(locked)  # a pinned fact never gives way to the bot's newer one
     audit_record(actor=actor, server=locked.server, action="fact.pin" if pinned else "fact.unpin",
                  target_ids=[locked.number], count=1)
     return locked
@@ -272,7 +265,7 @@ def fact_audience_set(*, fact: Fact, audience: str, actor: AbstractBaseUser, cha
     a fact learned nowhere (a staff fact) may be given one, with `channel_id`. Widening a fact learned in a channel
     that is not public raises WideningNeedsConfirmation unless `confirm_widening`."""
     audience = validate_audience(audience)
-    locked = _locked_fact(fact)
+    locked = locked_fact(fact)
     if channel_id and locked.source_channel_id and channel_id != locked.source_channel_id:
         raise ValidationError({"channel_id": f"Fact #{locked.number} was learned in another channel; a fact's "
                                              "channel is where it was learned."})
@@ -288,62 +281,117 @@ def fact_audience_set(*, fact: Fact, audience: str, actor: AbstractBaseUser, cha
     before = _audience_label(locked.audience, channel_label)
     if audience == locked.audience and source_channel == locked.source_channel_id:
         return locked
+    old = snapshot(locked, ("audience", "source_channel_id"))
     locked.audience, locked.source_channel_id = audience, source_channel
     locked.version += 1
     locked.save(update_fields=["audience", "source_channel_id", "version"])
+    old, new = changed_fields(old, snapshot(locked, ("audience", "source_channel_id")))
+    version_record(locked, VersionChange.AUDIENCE, Actor.staff(actor), before=old, after=new)
+    held_back_refresh_around(locked)  # a contradiction's newer side holds the older back only where it is seen
     audit_record(actor=actor, server=locked.server, action="fact.audience", target_ids=[locked.number], count=1,
                  result=f"{before} → {_audience_label(audience, channel_label)}")
     return locked
 
 
+def _retraction(fact: Fact) -> dict:
+    """What a restore undoes, as its version keeps it: when and why it was retracted, and what replaced it."""
+    return {"retracted_at": fact.retracted_at.isoformat() if fact.retracted_at else None,
+            "retraction_reason": fact.retraction_reason,
+            "superseded_by": fact.superseded_by.number if fact.superseded_by_id else None}
+
+
 @transaction.atomic
 def fact_restore(*, fact: Fact, actor: AbstractBaseUser) -> Fact:
-    """Re-open a retracted fact; the fact that replaced it is deliberately left alone."""
-    locked = _locked_fact(fact)
+    """Re-open a retracted fact; the fact that replaced it is deliberately left alone. Its version keeps when and
+    why it had been retracted, so the fact's page still says so."""
+    locked = locked_fact(fact)
     if locked.retracted_at is None:
         raise ValidationError(f"Fact #{locked.number} is already in force.")
+    before = _retraction(locked)
     now = timezone.now()
     locked.retracted_at, locked.retraction_reason, locked.superseded_by = None, "", None
     locked.valid_from = locked.changed_at = now
     locked.version += 1
     locked.save(update_fields=["retracted_at", "retraction_reason", "superseded_by", "valid_from", "changed_at",
                                "version"])
+    version_record(locked, VersionChange.RESTORE, Actor.staff(actor), before=before, at=now)
     audit_record(actor=actor, server=locked.server, action="fact.restore", target_ids=[locked.number], count=1)
     return locked
 
 
 @transaction.atomic
 def facts_restore_all(*, server: Server, actor: AbstractBaseUser) -> int:
-    """Re-open every retracted fact of the server; one audit row with the count."""
+    """Re-open every retracted fact of the server; a version each, one audit row with the count."""
     now = timezone.now()
-    restored = Fact.objects.filter(server=server, retracted_at__isnull=False).update(
-        retracted_at=None, retraction_reason="", superseded_by=None, valid_from=now, changed_at=now,
-        version=models.F("version") + 1,
-    )
+    retracted = list(Fact.objects.select_for_update(of=("self",)).select_related("superseded_by")
+                     .filter(server=server, retracted_at__isnull=False))
+    for fact in retracted:
+        fact.restored_from = _retraction(fact)
+        fact.retracted_at, fact.retraction_reason, fact.superseded_by = None, "", None
+        fact.valid_from = fact.changed_at = now
+        fact.version += 1
+    Fact.objects.bulk_update(retracted, ["retracted_at", "retraction_reason", "superseded_by", "valid_from",
+                                         "changed_at", "version"], batch_size=1000)
+    FactVersion.objects.bulk_create([
+        FactVersion(fact_id=fact.pk, server_id=server.pk, version=fact.version, change=VersionChange.RESTORE,
+                    at=now, actor_kind=Actor.staff(actor).kind, actor_user=actor, actor_label=actor.get_username(),
+                    before=fact.restored_from)
+        for fact in retracted
+    ], batch_size=1000)
+    restored = len(retracted)
     audit_record(actor=actor, server=server, action="facts.restore_all", count=restored,
                  result=f"{restored} retracted facts restored")
     return restored
 
 
-# Summary -----------------------------------------------------------------------
+class VersionNoLongerApplies(Exception):
+    """The fact changed since the version an undo names; `current` is what it says now (the page shows it)."""
+
+    def __init__(self, current: Fact):
+        super().__init__(f"Fact #{current.number} changed since; it now says: {current.content}")
+        self.current = current
+
+
+# The changes a person may undo from a fact's timeline: a staff edit (its key, wording, confidence, importance or
+# kind). An audience, a pin, a retraction or a merge has its own way back (change it again, unpin, restore).
+UNDOABLE = (VersionChange.EDIT,)
+_EDITABLE_FIELDS = {"key": validate_key, "content": validate_content,
+                    "confidence": lambda value: validate_unit_interval(value, "confidence"),
+                    "importance": lambda value: validate_unit_interval(value, "importance", allow_none=True),
+                    "kind": validate_kind}
 
 
 @transaction.atomic
-def summary_set(*, server: Server, content: str, author: FactAuthor) -> Summary:
-    """Make `content` the server's summary; the previous wording is retracted, never deleted."""
-    content = clean_text(content).strip()
-    if len(content) > SUMMARY_MAX_LENGTH:
-        raise ValidationError(
-            {"content": f"The summary is {len(content)} characters long; keep it to at most {SUMMARY_MAX_LENGTH}."}
-        )
-    # Serialise summary writes per server: two saves at once would both insert a "current" summary. The clock
-    # is read after the lock, so a wording's end is never before its start (the history page shows both).
-    Server.objects.select_for_update().filter(pk=server.pk).values_list("pk").first()
-    now = timezone.now()
-    Summary.objects.filter(server=server, retracted_at__isnull=True).update(retracted_at=now)
-    summary = Summary.objects.create(
-        server=server, content=content, author_kind=author.kind, author_user=author.user, created_at=now
-    )
-    audit_record(actor=author.user, server=server, action="summary.set", count=1,
-                 actor_label="" if author.user else "bot")
-    return summary
+def fact_version_undo(*, version: FactVersion, actor: AbstractBaseUser) -> Fact:
+    """Put back what an edit replaced, as a new version of its own (nothing is rewritten in the history).
+    Refused with VersionNoLongerApplies when the fact no longer says what the edit made it say."""
+    if version.change not in UNDOABLE:
+        raise ValidationError(f"A change of this kind ({version.get_change_display().lower()}) cannot be undone "
+                              "from the history.")
+    locked = locked_fact(version.fact)
+    if snapshot(locked, version.after) != version.after:
+        raise VersionNoLongerApplies(locked)
+    for field, value in version.before.items():
+        setattr(locked, field, _EDITABLE_FIELDS[field](value))
+    locked.changed_at = timezone.now()
+    locked.version += 1
+    locked.save(update_fields=[*version.before, "changed_at", "version"])
+    undo = version_record(locked, VersionChange.UNDO, Actor.staff(actor), before=version.after, after=version.before,
+                          undoes=version, at=locked.changed_at)
+    _queue_embedding(locked)
+    audit_record(actor=actor, server=locked.server, action="fact.undo", target_ids=[locked.number], count=1,
+                 result=f"version {undo.version} undoes version {version.version}")
+    return locked
+
+
+@transaction.atomic
+def fact_retract_by_staff(*, fact: Fact, reason: str, actor: AbstractBaseUser) -> Fact:
+    """Staff retract a fact in force from its row, as the bot can (Ledger and up: the page offers it there);
+    audited, and kept as a version with the reason."""
+    reason = clean_text(reason).strip()
+    if not reason:
+        raise ValidationError({"reason": "Say why the fact no longer holds; the reason stays on its page."})
+    retracted = fact_retract(fact=fact, reason=reason, by=Actor.staff(actor))
+    audit_record(actor=actor, server=retracted.server, action="fact.retract", target_ids=[retracted.number],
+                 count=1, result=reason[:200])
+    return retracted

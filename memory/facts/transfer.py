@@ -22,6 +22,8 @@ from django.utils import timezone
 from memory.indexing.catchup import catchup_if_embedding
 from memory.models import Fact, FactCounter, Summary
 from memory.text.limits import validate_key
+
+from .confidence import CONFIDENCE_IMPORTED
 from teams.models import Server
 from teams.services import audit_record
 
@@ -78,7 +80,9 @@ def import_lines(server: Server, lines: Iterable[str], actor: AbstractBaseUser |
         if row.get("kind") == "summary":
             summaries.append(Summary(server=server, **_parsed(row, SUMMARY_FIELDS)))
         elif row.get("kind") == "fact":
-            fact = Fact(server=server, **_parsed(row, FACT_FIELDS))
+            # A line that does not say how sure it is (written by hand or by another tool) is trusted less than
+            # an export, which always says.
+            fact = Fact(server=server, **_parsed({"confidence": CONFIDENCE_IMPORTED, **row}, FACT_FIELDS))
             # Before full_clean: the database check cannot tell upper from lower case beyond ASCII ("Äpfel"),
             # and a lone surrogate would fail it as an encoding error instead of a sentence.
             if not isinstance(fact.key, str) or validate_key(fact.key) != fact.key:

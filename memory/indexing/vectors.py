@@ -8,6 +8,7 @@ batches, by the worker, queued when the write commits — and never again while 
 from __future__ import annotations
 
 import hashlib
+import logging
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -15,11 +16,13 @@ from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from config.queue import enqueue_on_commit
-from memory.clients.embeddings import EmbeddingProvider, LocalProvider, endpoint_provider, fact_text
+from memory.clients.embeddings import EmbeddingError, EmbeddingProvider, LocalProvider, endpoint_provider, fact_text
 from memory.configuration.selectors import ai_settings_for_server, model_endpoints_for_server
 from memory.models import AISettings, EmbeddingProviderChoice, Fact, FactEmbedding
 from memory.types import profile_for
 from teams.models import Server
+
+logger = logging.getLogger(__name__)
 
 EMBED_BATCH = 32
 
@@ -101,3 +104,28 @@ def facts_needing_embedding(server: Server, model_name: str) -> QuerySet[Fact]:
     # outgrows work_mem is re-scanned for every fact (it did not finish in 10 minutes at a million).
     embedded = FactEmbedding.objects.filter(fact_id=OuterRef("pk"), model_name=model_name)
     return Fact.objects.filter(server=server, retracted_at__isnull=True).filter(~Exists(embedded))
+
+
+def statement_vector(server: Server, key: str, content: str) -> tuple[EmbeddingProvider, list[float]] | None:
+    """The vector a fact of this wording would get (the server's provider, its passage of the fact's text), for the
+    check whether it is already known before it is written; None when the server has no provider or it fails (the
+    check then goes by words alone: a remember never fails for want of a vector)."""
+    provider, _ = provider_for(server)
+    if provider is None:
+        return None
+    try:
+        return provider, provider.passages([fact_text(key, content)])[0]
+    except EmbeddingError as error:
+        logger.warning("embedding a remembered fact failed: %s", error)
+    except Exception:  # noqa: BLE001 - a broken local model must not break a remember
+        logger.exception("embedding a remembered fact failed")
+    return None
+
+
+def fact_vector_store(server: Server, fact: Fact, provider: EmbeddingProvider, vector: list[float]) -> None:
+    """Keep the vector computed for a fact as it was written: the embedding queued on commit then finds its wording
+    embedded by this model and calls nothing."""
+    FactEmbedding.objects.update_or_create(
+        fact=fact, defaults={"server": server, "model_name": provider.model_name, "vector": vector,
+                             "text_hash": text_hash(fact.key, fact.content, provider.model_name),
+                             "embedded_at": timezone.now()})

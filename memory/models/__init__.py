@@ -29,6 +29,8 @@ from .facts import (
     Summary,
     narrower_audience,
 )
+from .history import ActorKind, FactVersion, VersionChange
+from .idempotency import IdempotentRequest, IdempotentRequestState
 from .members import ForgetRequest, ForgetRequestStatus, ForgetRequestVia
 from .vectors import (
     EMBEDDING_DIMENSIONS,
@@ -41,8 +43,9 @@ from .vectors import (
 __all__ = [
     "AUDIENCE_BREADTH", "CONTENT_MAX_LENGTH", "EMBEDDING_DIMENSIONS", "EMBEDDING_ROUND_OPEN", "KEY_DB_REGEX",
     "KEY_MAX_LENGTH", "KEY_REGEX", "PREFIX_CONFIG", "SEARCH_CONFIG", "SUMMARY_MAX_LENGTH", "UNSCORED_IMPORTANCE",
-    "AISettings", "Audience", "AuthorKind", "Channel", "EmbeddingProviderChoice", "EmbeddingRound",
-    "EmbeddingRoundStatus", "Exchange", "ExchangeStatus", "Fact", "FactCounter", "FactEmbedding", "ForgetMeMode",
-    "ForgetRequest", "ForgetRequestStatus", "ForgetRequestVia", "Kind", "Member", "MemoryType", "ModelEndpoint",
-    "ModelPurpose", "Scope", "Summary", "narrower_audience",
+    "AISettings", "ActorKind", "Audience", "AuthorKind", "Channel", "EmbeddingProviderChoice", "EmbeddingRound",
+    "EmbeddingRoundStatus", "Exchange", "ExchangeStatus", "Fact", "FactCounter", "FactEmbedding", "FactVersion",
+    "ForgetMeMode", "ForgetRequest", "ForgetRequestStatus", "ForgetRequestVia", "IdempotentRequest",
+    "IdempotentRequestState", "Kind", "Member", "MemoryType", "ModelEndpoint", "ModelPurpose", "Scope", "Summary",
+    "VersionChange", "narrower_audience",
 ]

@@ -128,6 +128,11 @@ class Fact(models.Model):
     # A pinned fact (a rule staff want in every reply) goes into every context of every type, before the others
     # and outside Maximum injected memory items, up to its own cap (AISettings.pinned_max_*). Only staff pin.
     pinned = models.BooleanField(default=False)
+    # How often it was said (issue 21): remembering what is already known reinforces it instead of adding a row.
+    mention_count = models.PositiveIntegerField(default=1)
+    # The older side of a same-key contradiction caught at write (Ledger and up): kept in force for staff, but
+    # the bot is handed only the newer one until someone answers the flag (memory.retrieval.audience).
+    held_back = models.BooleanField(default=False)
 
     # Two sets of lexemes in one vector (one GIN index): stemmed English words (weights A, B) for the
     # bot's search and ranking, and the words as written (weights C, D) so that the panel's prefix
@@ -192,7 +197,7 @@ class Fact(models.Model):
             # (memory.retrieval.words, memory.retrieval.audience).
             models.Index(
                 fields=["server", "-changed_at", "-id"],
-                include=["search_vector", "audience", "source_channel_id"],
+                include=["search_vector", "audience", "source_channel_id", "held_back"],
                 condition=Q(retracted_at__isnull=True),
                 name="fact_in_force_newest",
             ),

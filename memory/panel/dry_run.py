@@ -20,6 +20,7 @@ from memory.models import AISettings, Fact, FactEmbedding, Kind
 from memory.retrieval.audience import Reader
 from memory.retrieval.context import context_strategy, message_relevance
 from memory.retrieval.ranking import HalfLives, ScoredFact, Weights, microseconds, rank_top, scored_fact
+from memory.text.people import names_differ
 from memory.types import PROFILES, Addition, ContextOrder, TypeProfile, profile_for
 from teams.models import Server
 
@@ -207,6 +208,7 @@ def type_cards(server: Server, current: str) -> list[TypeCard]:
 
 SAME_MEANING = 0.95  # cosine similarity above which the vectors see two facts as saying the same
 SAME_MEANING_SAMPLE = 200
+SAME_MEANING_NEIGHBOURS = 3  # of each sampled fact: the nearest may be another member's or another person's
 SAME_MEANING_EXAMPLES = 5
 
 
@@ -238,26 +240,33 @@ def semantic_dry_run(server: Server) -> SemanticDryRun:
             cursor.execute(
                 """
                 WITH sample AS (
-                    SELECT e.fact_id, e.vector FROM memory_factembedding e JOIN memory_fact f ON f.id = e.fact_id
+                    SELECT e.fact_id, e.vector, f.scope, f.member_id, f.content FROM memory_factembedding e
+                    JOIN memory_fact f ON f.id = e.fact_id
                     WHERE e.server_id = %s AND e.model_name = %s AND f.retracted_at IS NULL
                     ORDER BY f.changed_at DESC LIMIT %s
                 )
-                SELECT sample.fact_id, nearest.fact_id, 1 - nearest.distance, (SELECT count(*) FROM sample)
+                SELECT sample.fact_id, nearest.fact_id, 1 - nearest.distance, (SELECT count(*) FROM sample),
+                       sample.content, f.content
                 FROM sample CROSS JOIN LATERAL (
                     SELECT e.fact_id, e.vector <=> sample.vector AS distance FROM memory_factembedding e
                     WHERE e.server_id = %s AND e.model_name = %s AND e.fact_id <> sample.fact_id
-                    ORDER BY e.vector <=> sample.vector LIMIT 1
-                ) nearest
-                WHERE 1 - nearest.distance >= %s
+                    ORDER BY e.vector <=> sample.vector LIMIT %s
+                ) nearest JOIN memory_fact f ON f.id = nearest.fact_id
+                WHERE 1 - nearest.distance >= %s AND f.retracted_at IS NULL AND f.scope = sample.scope
+                  AND f.member_id = sample.member_id
+                ORDER BY sample.fact_id, nearest.distance
                 """,
-                [server.pk, model_name, SAME_MEANING_SAMPLE, server.pk, model_name, SAME_MEANING],
+                [server.pk, model_name, SAME_MEANING_SAMPLE, server.pk, model_name, SAME_MEANING_NEIGHBOURS,
+                 SAME_MEANING],
             )
             rows = cursor.fetchall()
         seen: set[tuple[int, int]] = set()
-        for left, right, similarity, sampled in rows:
+        for left, right, similarity, sampled, left_content, right_content in rows:
             sample = sampled
             pair = (min(left, right), max(left, right))
-            if pair not in seen:
+            # Never two members' facts (the SQL) nor two facts naming different people, however close the vectors:
+            # "Mira uses she/her pronouns" / "Priya uses she/her pronouns" are 0.96 apart.
+            if pair not in seen and not names_differ(left_content, right_content):
                 seen.add(pair)
                 same.append((pair[0], pair[1], similarity))
         if not rows:

@@ -8,9 +8,12 @@ from django.core.exceptions import ValidationError
 from consolidation.models import ConsolidationRound, DraftStatus, Proposal, ProposalStatus, SummaryDraft
 from consolidation.rounds import round_run
 from consolidation.services import proposal_answer, summary_draft_answer
-from memory.facts.services import FactAuthor, fact_restore, fact_update, summary_set
-from memory.models import Fact, Summary
+from memory.facts.remembering import fact_remember
+from memory.facts.services import FactAuthor, fact_restore, fact_update
+from memory.facts.summary import summary_set
+from memory.models import ActorKind, Fact, FactVersion, Summary, VersionChange
 from teams.models import AuditEntry
+from tests.factories import make_fact
 
 pytestmark = pytest.mark.django_db
 
@@ -185,3 +188,136 @@ def test_using_the_draft_retracts_the_old_summary_and_keeping_changes_nothing(co
     summary_draft_answer(draft=second, actor=owner, use=False)
     assert Summary.objects.get(server=consolidated, retracted_at__isnull=True).content == "New wording from the round."
     assert SummaryDraft.objects.get(pk=second.pk).status == DraftStatus.KEPT_CURRENT
+
+
+# Contradictions caught at write, and the history answers leave ------------------------------------------------
+
+PAUL, MIRA = "200000000000000021", "200000000000000022"
+
+
+def remembered(server, content: str, *, member: str = PAUL, key: str = "raid_day") -> Fact:
+    """The bot remembers a server fact from `member`'s message, as memory.bot.actions does from Ledger up."""
+    return fact_remember(server=server, exchange=None, member_id_of_author=member, key=key, content=content,
+                         scope="server", member_id="", importance=None, confidence=None, kind=None,
+                         audience="server", source_channel_id="", source_thread_id="",
+                         flag_contradictions=True).fact
+
+
+@pytest.fixture
+def flagged(consolidated):
+    """Friday (older, held back) and Saturday (newer), flagged as a contradiction when Saturday was remembered."""
+    older = remembered(consolidated, "Raids are on Friday.")
+    newer = remembered(consolidated, "Raids are on Saturday.", member=MIRA)
+    flag = Proposal.objects.get(server=consolidated, kind="contradiction", round__isnull=True)
+    assert (flag.keeper_id, flag.other_id, fresh(older).held_back) == (newer.pk, older.pk, True)
+    return flag, older, newer
+
+
+def held_back(*facts: Fact) -> list[bool]:
+    return [fresh(fact).held_back for fact in facts]
+
+
+def test_keeping_both_sides_of_a_contradiction_caught_at_write_hands_both_over_again(flagged, owner):
+    flag, older, newer = flagged
+    proposal_answer(proposal=flag, actor=owner, answer="keep_both")
+
+    assert held_back(older, newer) == [False, False]
+    assert fresh(older).retracted_at is None and fresh(newer).retracted_at is None
+
+
+@pytest.mark.parametrize(("answer", "kept"), [("retract_keeper", "older"), ("retract_other", "newer")])
+def test_keeping_one_side_hands_it_over_and_retracts_the_other_by_the_person_who_answered(
+        flagged, owner, answer, kept):
+    flag, older, newer = flagged
+    proposal_answer(proposal=flag, actor=owner, answer=answer)
+
+    survivor, wrong = (older, newer) if kept == "older" else (newer, older)
+    assert fresh(survivor).retracted_at is None and fresh(wrong).retracted_at is not None
+    assert held_back(older, newer) == [False, False]
+    version = FactVersion.objects.filter(fact_id=wrong.pk).order_by("-at", "-id").first()
+    assert (version.change, version.actor_kind, version.actor_user) == (VersionChange.RETRACT, ActorKind.STAFF,
+                                                                        owner)
+
+
+def test_a_contradiction_caught_at_write_is_never_merged_and_stays_held_back(flagged, owner):
+    flag, older, newer = flagged
+    with pytest.raises(ValidationError, match="never merged"):
+        proposal_answer(proposal=flag, actor=owner, answer="merge")
+
+    assert held_back(older, newer) == [True, False]
+
+
+def test_a_flag_gone_out_of_date_holds_nothing_back(flagged, owner):
+    flag, older, newer = flagged
+    fact_update(fact=newer, actor=owner, expected_version=newer.version, key=newer.key,
+                content="Raids are on Sunday.", confidence=newer.confidence)
+
+    outcome = proposal_answer(proposal=flag, actor=owner, answer="keep_both")
+
+    assert "changed since" in outcome.message and held_back(older, newer) == [False, False]
+
+
+def test_a_statement_said_again_leaves_its_flag_answerable(flagged, owner):
+    """A reinforcement changes neither the wording nor the audience: the fact's version stays."""
+    flag, older, newer = flagged
+    remembered(older.server, "Raids are on Friday.", member=MIRA)
+
+    outcome = proposal_answer(proposal=flag, actor=owner, answer="keep_both")
+
+    assert Proposal.objects.get(pk=flag.pk).status == ProposalStatus.KEPT_BOTH, outcome.message
+    assert fresh(older).mention_count == 2 and held_back(older) == [False]
+
+
+def test_a_fact_two_flags_hold_back_is_handed_over_only_when_both_are_answered(flagged, owner):
+    flag, older, newer = flagged
+    newest = remembered(older.server, "Raids are on Sunday.", member="200000000000000023")
+    second = Proposal.objects.get(keeper=newest, other=older)
+
+    proposal_answer(proposal=flag, actor=owner, answer="keep_both")
+    assert held_back(older) == [True]
+
+    proposal_answer(proposal=second, actor=owner, answer="keep_both")
+    assert held_back(older) == [False]
+
+
+def test_a_merge_keeps_the_round_as_the_actor_of_the_fact_it_sets_aside_and_of_the_one_it_keeps(
+        planted, proposals, owner):
+    duplicate = proposals["duplicate"]
+    proposal_answer(proposal=duplicate, actor=owner, answer="merge")
+
+    language, lang = fresh(planted["language"]), fresh(planted["lang"])
+    merged = FactVersion.objects.get(fact_id=lang.pk, change=VersionChange.MERGE)
+    assert (merged.actor_kind, merged.round_id, merged.actor_user) == (ActorKind.ROUND, duplicate.round_id, owner)
+    assert merged.actor_label == f"consolidation round {duplicate.round_id}, accepted by owner"
+    assert (merged.related_number, merged.reason) == (language.number, f"merged into #{language.number}")
+    joined = FactVersion.objects.get(fact_id=language.pk, change=VersionChange.MERGE)
+    assert (joined.actor_kind, joined.round_id, joined.related_number) == (ActorKind.ROUND, duplicate.round_id,
+                                                                           lang.number)
+    assert language.version == planted["language"].version, "the kept fact's wording did not change"
+
+
+def test_a_merge_into_a_new_wording_is_written_and_set_aside_by_the_round(planted, proposals, owner):
+    proposal = worded_by_model(proposals["duplicate"], "The server speaks French.")
+    outcome = proposal_answer(proposal=proposal, actor=owner, answer="merge")
+
+    created = FactVersion.objects.get(fact_id=outcome.survivor.pk)
+    assert (created.change, created.actor_kind, created.round_id) == (VersionChange.CREATE, ActorKind.ROUND,
+                                                                      proposal.round_id)
+    for original in (planted["language"], planted["lang"]):
+        version = FactVersion.objects.get(fact_id=original.pk, change=VersionChange.MERGE)
+        assert (version.actor_kind, version.related_number) == (ActorKind.ROUND, outcome.survivor.number)
+
+
+def test_a_merge_hands_over_what_it_keeps_unless_a_flag_still_holds_it_back(flagged, owner):
+    """A duplicate of the held-back fact merged into it: the contradiction still waits, so it stays held back."""
+    flag, older, newer = flagged
+    twin = make_fact(older.server, key="raids", content="Raids: Fridays.")
+    duplicate = Proposal.objects.create(server=older.server, kind="duplicate", keeper=older, other=twin,
+                                        keeper_version=fresh(older).version, other_version=twin.version,
+                                        pair_low=min(older.pk, twin.pk), pair_high=max(older.pk, twin.pk))
+
+    proposal_answer(proposal=duplicate, actor=owner, answer="merge")
+    assert held_back(older, twin) == [True, False]
+
+    proposal_answer(proposal=flag, actor=owner, answer="keep_both")
+    assert held_back(older) == [False]

@@ -12,7 +12,8 @@ from consolidation.models import ConsolidationRound, DraftStatus, RoundStatus, R
 from consolidation.services import summary_draft_answer
 from memory.facts.selectors import summary_versions
 from memory.facts.deletes import member_wipe
-from memory.facts.services import FactAuthor, summary_set
+from memory.facts.services import FactAuthor
+from memory.facts.summary import summary_set
 from memory.models import Summary
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,8 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from memory.facts.services import FactAuthor, fact_retract, summary_set
+from memory.facts.services import FactAuthor, fact_retract
+from memory.facts.summary import summary_set
 from memory.models import Fact, Summary
 from tests.factories import make_fact, make_server
 
@@ -91,6 +92,20 @@ def test_an_export_with_a_number_twice_is_refused_and_nothing_is_imported(server
     with pytest.raises(CommandError, match=f"#{source.number} more than once"):
         call_command("import_memory", "--server", copy.guild_id, str(path))
     assert not Fact.objects.filter(server=copy).exists()
+
+
+def test_an_imported_line_that_does_not_say_how_sure_it_is_starts_at_0_6(server, team, tmp_path):
+    """An export always says; a line written by hand or by another tool is trusted less."""
+    said = make_fact(server, key="theme", confidence=0.9)
+    line = _fact_line(server, said.number)
+    unsaid = {name: value for name, value in line.items() if name != "confidence"}
+    copy = make_server(team, name="Copy", guild_id="100000000000000057")
+    path = tmp_path / "memory.jsonl"
+    _write_export(path, [line, {**unsaid, "number": said.number + 1, "key": "lore"}])
+
+    call_command("import_memory", "--server", copy.guild_id, str(path), stdout=io.StringIO())
+
+    assert dict(Fact.objects.filter(server=copy).values_list("key", "confidence")) == {"theme": 0.9, "lore": 0.6}
 
 
 def test_facts_imported_into_a_semantic_server_are_queued_for_their_vectors(server, owner, team, tmp_path):

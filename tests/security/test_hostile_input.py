@@ -15,7 +15,8 @@ from consolidation.models import ConsolidationRound, Proposal, ProposalKind, Sum
 from consolidation.rounds import round_run
 from memory.bot.exchanges import IncomingMessage, exchange_finish, exchange_open
 from memory.configuration.services import memory_type_set, model_endpoint_set
-from memory.facts.services import FactAuthor, summary_set
+from memory.facts.services import FactAuthor
+from memory.facts.summary import summary_set
 from memory.models import MemoryType, ModelPurpose
 from teams.models import AuditEntry, Server
 from teams.services import audit_record

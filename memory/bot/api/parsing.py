@@ -13,7 +13,7 @@ from memory.bot.exchanges import MENTIONS_MAX, MESSAGE_MAX_LENGTH, IncomingMessa
 from memory.configuration.directory import NAME_MAX_LENGTH as CHANNEL_NAME_MAX_LENGTH
 from memory.configuration.directory import ReportedChannel, SeenMember
 from memory.facts.selectors import PurgeSource
-from memory.text.limits import validate_content
+from memory.text.limits import validate_content, validate_unit_interval
 from teams.models import SNOWFLAKE_REGEX
 
 from ..reply import HISTORY_LIMIT, HistoryMessage
@@ -152,8 +152,10 @@ def parse_actions(body: dict[str, Any]) -> list[MemoryOp]:
                         # A member_id without a scope says whom the fact is about, as the reply tool's does.
                         scope=item.get("scope", "server" if item.get("member_id") in (None, "") else "member"),
                         member_id=item.get("member_id"), importance=item.get("importance"),
-                        confidence=item.get("confidence", 1.0), audience=item.get("audience"),
-                        kind=item.get("kind")))
+                        # Left out: what the source allows; given, it must be a number (null is not one).
+                        confidence=validate_unit_interval(item["confidence"], "confidence")
+                        if "confidence" in item else None,
+                        audience=item.get("audience"), kind=item.get("kind")))
             except ValidationError as invalid:
                 raise _field_error(invalid, prefix) from None
     return ops

@@ -168,7 +168,9 @@ SCHEMAS = {
                           "description": "Default: 'member' when member_id is given, else 'server'."},
                 "member_id": {**NULLABLE_SNOWFLAKE,
                               "description": "Whom a member fact is about; refused with scope 'server'."},
-                "importance": {"anyOf": [UNIT, {"type": "null"}]}, "confidence": UNIT,
+                "importance": {"anyOf": [UNIT, {"type": "null"}]},
+                "confidence": {**UNIT, "description": "Left out: what the source allows (a member about themselves "
+                                                     "0.9, anything else the bot infers 0.7); higher is capped."},
                 "audience": {"anyOf": [_ref("Audience"), {"type": "null"}],
                              "description": "Absent or null: the audience of the channel the exchange is in. A value "
                                             "may only narrow it (server > channel > staff); a wider one is ignored, "
@@ -182,9 +184,13 @@ SCHEMAS = {
     "ActionResult": {"type": "object", "additionalProperties": False, "required": ["op", "status"], "properties": {
         "op": {"enum": ["retract", "supersede", "remember", "search", "unknown"],
                "description": "unknown: the model called a tool that does not exist (reply only)."},
-        "status": {"enum": ["applied", "ignored"]}, "number": NUMBER,
+        "status": {"enum": ["applied", "ignored", "reinforced"],
+                   "description": "reinforced: a remember of a statement already known; no row was written, the "
+                                  "fact `number` was said again (its mention count and maybe its confidence rose)."},
+        "number": NUMBER,
         "new_number": {**NUMBER, "description": "For an applied supersede: the replacement's number."},
-        "detail": {"type": "string", "description": "Why it was ignored."}}},
+        "detail": {"type": "string", "description": "Why it was ignored, or what the bot should know of an applied "
+                                                    "or reinforced remember (a capped confidence, a contradiction)."}}},
     "ActionsResult": {"type": "object", "additionalProperties": False, "required": ["results"], "properties": {
         "results": {"type": "array", "items": _ref("ActionResult")}}},
     "MemorySummary": {"type": "object", "additionalProperties": False, "required": [

@@ -25,7 +25,8 @@ from memory.facts.selectors import (
     summary_earlier_count,
     summary_versions,
 )
-from memory.facts.services import FactAuthor, facts_restore_all, summary_set, validate_member_id
+from memory.facts.services import FactAuthor, facts_restore_all, validate_member_id
+from memory.facts.summary import summary_set
 from memory.models import Fact
 from memory.types import PROFILES, profile_for
 from teams.models import Server

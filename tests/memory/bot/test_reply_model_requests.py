@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from memory.bot.reply import HistoryMessage, reply_to_message
-from memory.facts.services import FactAuthor, summary_set
+from memory.facts.services import FactAuthor
+from memory.facts.summary import summary_set
 from memory.models import ModelEndpoint
 from tests.factories import make_fact
 from tests.memory.conftest import (

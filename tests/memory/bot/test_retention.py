@@ -18,7 +18,7 @@ from memory.tasks import trim_exchange_logs
 def an_exchange(server, *, days_ago: float, content="my birthday is 3 May"):
     opened = exchange_open(server=server, message=IncomingMessage(channel_id="111", author_id="222",
                                                                   author_name="Paul", content=content))
-    exchange_apply_actions(exchange=opened.exchange, ops=[Remember(key="paul_birthday", content="3 May.")])
+    exchange_apply_actions(exchange=opened.exchange, ops=[Remember(key="paul_birthday", content=f"{days_ago} days.")])
     exchange_finish(exchange=opened.exchange, status="replied", reply="Noted, Paul!", model_calls=1)
     Exchange.objects.filter(pk=opened.exchange.pk).update(created_at=timezone.now() - timedelta(days=days_ago))
     return Exchange.objects.get(pk=opened.exchange.pk)

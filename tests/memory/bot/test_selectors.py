@@ -9,7 +9,8 @@ from memory.bot.selectors import bot_token_and_server, exchange_facts_in_force, 
 from memory.configuration.selectors import ai_settings_for_server
 from memory.configuration.services import ai_settings_ensure
 from memory.facts.selectors import summary_text
-from memory.facts.services import FactAuthor, summary_set
+from memory.facts.services import FactAuthor
+from memory.facts.summary import summary_set
 from memory.models import AISettings, Exchange, Fact, MemoryType
 from memory.retrieval.audience import Reader
 from memory.configuration.directory import SeenMember, members_seen

@@ -9,7 +9,8 @@ import re
 import pytest
 
 from memory.configuration.channels import channel_access
-from memory.facts.services import FactAuthor, summary_set
+from memory.facts.services import FactAuthor
+from memory.facts.summary import summary_set
 from memory.models import AISettings, Exchange
 from tests.factories import make_fact
 from tests.memory.conftest import PAUL, api_post, context_url, set_channel_rules, use_memory_type

@@ -7,7 +7,8 @@ from django.core.exceptions import ValidationError
 
 from memory.facts.selectors import facts_in_force, summary_current
 from memory.facts.deletes import fact_delete
-from memory.facts.services import FactAuthor, FactConflict, fact_create, fact_restore, fact_retract, fact_update, facts_restore_all, summary_set
+from memory.facts.services import FactAuthor, FactConflict, fact_create, fact_restore, fact_retract, fact_update, facts_restore_all
+from memory.facts.summary import summary_set
 from memory.models import Fact, Scope, Summary
 from teams.models import AuditEntry
 from tests.factories import make_fact

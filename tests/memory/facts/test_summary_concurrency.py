@@ -7,7 +7,8 @@ import threading
 import pytest
 from django.db import connection
 
-from memory.facts.services import FactAuthor, summary_set
+from memory.facts.services import FactAuthor
+from memory.facts.summary import summary_set
 from memory.models import Summary
 
 

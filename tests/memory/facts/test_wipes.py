@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection
 
+from memory.configuration.services import memory_type_set
 from memory.facts.deletes import member_wipe, server_wipe
-
-from memory.facts.services import FactAuthor, fact_retract, summary_set
-from memory.models import Fact, Scope, Summary
+from memory.facts.remembering import fact_reinforce, fact_remember
+from memory.facts.services import FactAuthor, fact_retract, fact_update
+from memory.facts.summary import summary_set
+from memory.facts.versions import Actor
+from memory.models import Fact, FactVersion, MemoryType, Scope, Summary, VersionChange
 from teams.models import AuditEntry
 from tests.factories import make_fact
 from tests.model_server import answer
@@ -279,3 +284,35 @@ def test_member_wipe_removes_their_facts_from_the_memory_blocks_other_members_we
     assert f"[#{pauls.number}] (deleted by a member wipe)" in block.splitlines()
     assert f"[#{rule.number}] ({rule.changed_at:%Y-%m-%d}) rule: Be kind." in block.splitlines()
     assert "1 other exchange redacted" in AuditEntry.objects.get(action="memory.wipe_member").result
+
+
+def test_member_wipe_leaves_no_version_of_any_fact_that_names_them(server, owner):
+    """Versions of their facts go with the facts; what they said again of someone else's fact goes from that
+    fact's history (its mention count stays, a number about no one)."""
+    annas = make_fact(server, key="raid_day", content="Raids are on Friday.", author=FactAuthor.bot(ANNA))
+    fact_reinforce(fact=annas, by=Actor.bot(None, PAUL), source_weight=0.7)
+    pauls = about(server, PAUL, taught_by=PAUL)
+    fact_update(fact=pauls, actor=owner, expected_version=pauls.version, key=pauls.key, content="Likes pinball.",
+                confidence=pauls.confidence)
+    assert FactVersion.objects.filter(server=server).count() == 4
+
+    member_wipe(server=server, actor=owner, member_id=PAUL)
+
+    left = list(FactVersion.objects.filter(server=server).values())
+    assert [(version["fact_id"], version["change"]) for version in left] == [(annas.pk, VersionChange.CREATE)]
+    assert PAUL not in json.dumps(left, default=str)
+    assert Fact.objects.get(pk=annas.pk).mention_count == 2
+
+
+def test_member_wipe_hands_over_again_a_fact_their_contradicting_fact_held_back(server, owner):
+    memory_type_set(server=server, actor=owner, memory_type=MemoryType.LEDGER)
+    annas = make_fact(server, key="raid_day", content="Raids are on Friday.", author=FactAuthor.bot(ANNA))
+    fact_remember(server=server, exchange=None, member_id_of_author=PAUL, key="raid_day",
+                  content="Raids are on Saturday.", scope=Scope.SERVER, member_id="", importance=None,
+                  confidence=None, kind=None, audience=annas.audience, source_channel_id="", source_thread_id="",
+                  flag_contradictions=True)
+    assert Fact.objects.get(pk=annas.pk).held_back
+
+    member_wipe(server=server, actor=owner, member_id=PAUL)
+
+    assert not Fact.objects.get(pk=annas.pk).held_back

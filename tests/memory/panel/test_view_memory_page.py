@@ -9,7 +9,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from memory.facts.services import FactAuthor, fact_retract, facts_restore_all, summary_set
+from memory.facts.services import FactAuthor, fact_retract, facts_restore_all
+from memory.facts.summary import summary_set
 from tests.conftest import logged_in_client
 from tests.factories import make_fact
 

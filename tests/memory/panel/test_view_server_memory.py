@@ -10,7 +10,8 @@ from django.urls import reverse
 
 from memory.configuration.selectors import ai_settings_for_server
 from memory.facts.selectors import summary_current
-from memory.facts.services import FactAuthor, fact_retract, summary_set
+from memory.facts.services import FactAuthor, fact_retract
+from memory.facts.summary import summary_set
 from memory.models import Exchange, Fact, Summary
 from teams.models import AuditEntry
 from teams.services import audit_record

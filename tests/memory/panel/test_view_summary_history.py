@@ -11,7 +11,8 @@ from django.utils import timezone
 
 from consolidation.models import ConsolidationRound, RoundStatus, RoundTrigger, SummaryDraft
 from consolidation.services import summary_draft_answer
-from memory.facts.services import FactAuthor, summary_set
+from memory.facts.services import FactAuthor
+from memory.facts.summary import summary_set
 from memory.models import Summary
 from tests.conftest import logged_in_client
 

@@ -233,11 +233,12 @@ def test_remember_takes_a_key_in_the_server_s_language_and_the_context_shows_it(
     assert [keys[result["number"]] for result in results] == ["aniversário_do_paulo", "誕生日"]
 
 
-def test_remember_defaults_to_a_server_fact_with_full_confidence_and_no_importance(api, server):
+def test_remember_defaults_to_a_server_fact_with_the_confidence_of_an_inference_and_no_importance(api, server):
+    """The bot's own inference about the server starts at 0.7 (memory.facts.confidence), not 1.0 as before."""
     exchange = open_exchange(api, server)
     results = api.actions(exchange, remember=[{"key": "server_theme", "content": "Retro gaming."}])
     fact = Fact.objects.get(server=server, number=results[0]["number"])
-    assert (fact.scope, fact.member_id, fact.confidence, fact.importance) == ("server", "", 1.0, None)
+    assert (fact.scope, fact.member_id, fact.confidence, fact.importance) == ("server", "", 0.7, None)
 
 
 def test_a_vanishingly_small_confidence_and_importance_are_kept_to_six_places_and_ranking_still_works(api, server):
@@ -246,10 +247,10 @@ def test_a_vanishingly_small_confidence_and_importance_are_kept_to_six_places_an
     exchange = open_exchange(api, server, MemoryType.RANKED)
     results = api.actions(exchange, remember=[
         {"key": "tiny", "content": "Barely believed.", "confidence": 1e-300, "importance": 1e-300},
-        {"key": "precise", "content": "Quite believed.", "confidence": 0.87654321}])
+        {"key": "precise", "content": "Quite believed.", "confidence": 0.65432109}])
     assert [result["status"] for result in results] == ["applied", "applied"]
     tiny, precise = (Fact.objects.get(server=server, number=result["number"]) for result in results)
-    assert (tiny.confidence, tiny.importance, precise.confidence) == (0.0, 0.0, 0.876543)
+    assert (tiny.confidence, tiny.importance, precise.confidence) == (0.0, 0.0, 0.654321)
     numbers = [fact["number"] for fact in api.context(server)["facts"]]
     assert tiny.number in numbers and precise.number in numbers
 
@@ -435,3 +436,23 @@ def test_an_unknown_audience_answers_400_and_changes_nothing(api, server, audien
         400, "remember[1].audience")
     assert "'server', 'channel' or 'staff'" in error["error"]
     assert memory_state() == before
+
+
+def test_an_explicit_null_confidence_is_refused_with_a_sentence_naming_the_field(api, server, two_facts):
+    """Left out, the confidence is what the source allows; null is no number, and saying so beats guessing."""
+    exchange = open_exchange(api, server)
+    before = memory_state()
+    error = assert_error(api.post(f"/exchanges/{exchange}/actions",
+                                  {"remember": [{"key": "k", "content": "c", "confidence": None}]}), 400,
+                         "remember[0].confidence")
+    assert error["error"] == "remember[0].confidence: The confidence must be a number from 0 to 1."
+    assert memory_state() == before
+
+
+def test_a_remember_of_a_statement_already_known_answers_reinforced_with_its_number(api, server, two_facts):
+    _, newer = two_facts
+    exchange = open_exchange(api, server)
+    results = api.actions(exchange, remember=[{"key": newer.key, "content": newer.content}])
+    assert results == [{"op": "remember", "status": "reinforced", "number": newer.number,
+                        "detail": f"already known as #{newer.number}: mentioned 2 times"}]
+    assert Fact.objects.filter(server=server).count() == 2 and fresh(newer).mention_count == 2

@@ -9,7 +9,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from memory.facts.services import FactAuthor, fact_retract, fact_update, summary_set
+from memory.facts.services import FactAuthor, fact_retract, fact_update
+from memory.facts.summary import summary_set
 from memory.models import Exchange, MemoryType, Member
 from tests.factories import UserFactory, make_fact
 

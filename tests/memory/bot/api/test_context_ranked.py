@@ -8,7 +8,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from memory.facts.services import FactAuthor, summary_set
+from memory.facts.services import FactAuthor
+from memory.facts.summary import summary_set
 from memory.models import Exchange, Kind, MemoryType
 from tests.factories import make_fact
 

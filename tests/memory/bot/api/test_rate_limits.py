@@ -93,7 +93,8 @@ def test_one_member_may_have_the_bot_remember_at_most_the_limit_per_hour(api, se
     assert "limit of 2 remembered facts per hour" in results[2]["detail"]
     assert Fact.objects.filter(server=server).count() == 2
     other_member = api.context(server, author_id="200000000000000077")["exchange"]
-    assert api.actions(other_member, remember=notes[:1])[0]["status"] == "applied"
+    assert api.actions(other_member, remember=[{"key": "note_9", "content": "Note number 9."}])[0]["status"] == \
+        "applied"
 
 
 def test_by_default_a_member_may_have_the_bot_remember_20_facts_an_hour(api, server):

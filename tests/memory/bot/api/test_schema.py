@@ -198,6 +198,17 @@ def test_the_request_examples_of_api_md_match_the_schema():
         assert_valid(component_validator("ForgetResult"), answer, "API.md §8 forget answer")
 
 
+def test_a_remembers_confidence_may_be_left_out_but_is_never_null_and_its_result_may_be_reinforced():
+    actions = component_validator("ActionsRequest")
+    assert actions.is_valid({"remember": [{"key": "k", "content": "c"}]})
+    assert not actions.is_valid({"remember": [{"key": "k", "content": "c", "confidence": None}]})
+    status = SCHEMA["components"]["schemas"]["ActionResult"]["properties"]["status"]
+    assert status["enum"] == ["applied", "ignored", "reinforced"] and "reinforced" in status["description"]
+    assert_valid(component_validator("ActionResult"), {
+        "op": "remember", "status": "reinforced", "number": 31, "detail": "already known as #31: mentioned 2 times"},
+        "a reinforced remember")
+
+
 def test_the_schema_refuses_what_api_md_calls_out_of_range():
     remember = {"key": "k", "content": "c"}
     actions = component_validator("ActionsRequest")

@@ -23,7 +23,8 @@ from django.db import close_old_connections
 from hypothesis import HealthCheck, given, settings
 
 from memory.bot.exchanges import IncomingMessage, exchange_open
-from memory.facts.services import FactAuthor, summary_set
+from memory.facts.services import FactAuthor
+from memory.facts.summary import summary_set
 from memory.models import MemoryType
 from tests.factories import make_fact
 
