@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from consolidation.pairs import Audienced, may_pair, reaches
 from memory.models import Fact, Scope
+from memory.retrieval.audience import Reader
 from memory.retrieval.meaning import nearest_fact_ids, nearest_params
 from memory.text.people import about_other_people, mentions
 from memory.text.statements import difference, normalised, same_words, word_overlap, wording
@@ -106,13 +107,16 @@ def _word_candidates(server: Server, *, key: str, content: str, scope: str, memb
     return _candidates(WORD_CANDIDATES_SQL, params)
 
 
-def _meaning_candidates(server: Server, *, scope: str, member_id: str, meaning: Meaning) -> list[Fact]:
-    """The subject's facts nearest in meaning, closest first, with their cosine similarity (`closeness`)."""
-    params = nearest_params(server.pk, meaning.model_name, list(meaning.vector), MEANING_CANDIDATES)
+def _meaning_candidates(server: Server, *, scope: str, member_id: str, meaning: Meaning,
+                        reach: Audienced) -> list[Fact]:
+    """The subject's facts nearest in meaning, closest first, with their cosine similarity (`closeness`): among
+    those a reply where the new fact was learned may see, since only a known fact that reaches as far counts."""
+    reader = Reader(reach.source_channel_id or "", reach.source_thread_id or "")
+    params = nearest_params(server.pk, meaning.model_name, list(meaning.vector), MEANING_CANDIDATES, reader)
     params |= {"member": member_id, "scope": scope}
     if scope == Scope.MEMBER and member_id:
         return _candidates(MEMBER_MEANING_SQL, params)
-    ids = nearest_fact_ids(server.pk, meaning.model_name, list(meaning.vector), MEANING_CANDIDATES)
+    ids = nearest_fact_ids(server.pk, meaning.model_name, list(meaning.vector), MEANING_CANDIDATES, reader=reader)
     found = _candidates(CLOSENESS_SQL, params | {"ids": ids}) if ids else []
     return sorted(found, key=lambda fact: -fact.closeness)
 
@@ -125,7 +129,7 @@ def statement_already_known(server: Server, *, key: str, content: str, scope: st
     statement. `meaning`: the new fact's vector, under a type that embeds."""
     candidates = _word_candidates(server, key=key, content=content, scope=scope, member_id=member_id)
     if meaning is not None:
-        candidates += _meaning_candidates(server, scope=scope, member_id=member_id, meaning=meaning)
+        candidates += _meaning_candidates(server, scope=scope, member_id=member_id, meaning=meaning, reach=reach)
     for fact in candidates:
         how = same_statement(content, fact.content, same_key=fact.key == key, trigram=fact.trigram,
                              closeness=fact.closeness)
