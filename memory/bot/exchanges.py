@@ -112,7 +112,8 @@ def context_build(*, server: Server, message: IncomingMessage) -> BuiltContext:
     chosen = (context_choice(server, ai_settings, message.content, message.context_for) if access.read_allowed
               else ContextChoice())
     names = _names(message, chosen.names)
-    speaker = Person(message.author_id, names.get(message.author_id, ""))
+    # A message with no author (the playground, speaking as nobody) names no speaker rather than "member ".
+    speaker = Person(message.author_id, names.get(message.author_id, "")) if message.author_id else None
     mentioned = [Person(member_id, names.get(member_id, "")) for member_id in message.mentioned_ids]
     summary = summary_text(server) if access.read_allowed else ""
     block = memory_block(summary, chosen.pinned, [*chosen.speaker, *chosen.general], read_allowed=access.read_allowed,

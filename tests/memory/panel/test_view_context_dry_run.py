@@ -77,6 +77,7 @@ def test_without_a_member_the_speakers_share_goes_to_the_types_order(member, ser
     assert "For a message that matches no fact, from a member nothing is known about" in text_of(response)
     assert "Give a member id to see their share." in part(page, "About the speaker (0 of 0 reserved slots)")
     assert "paul_birthday" not in part(page, "The rest, newest changes first (3)")
+    assert "You are talking to" not in page  # nobody is named: no "member ." line in the block
 
 
 def test_the_facts_the_budget_cuts_are_listed(member, owner, server, memory):
