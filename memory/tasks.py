@@ -13,6 +13,7 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from config.queue import enqueue
+from memory.bot.idempotency import idempotent_requests_purge
 from memory.bot.retention import exchange_logs_trim
 from memory.clients.embeddings import EmbeddingError
 from memory.indexing import catchup, server_indexes
@@ -57,5 +58,9 @@ def maintain_server_indexes() -> int:
 @shared_task(name="memory.tasks.trim_exchange_logs", acks_late=True, ignore_result=True)
 def trim_exchange_logs() -> int:
     """Beat, daily: remove the words of exchanges older than their server's *Keep exchange logs for* days
-    (memory.bot.retention). Idempotent: a trimmed exchange is never trimmed again."""
-    return exchange_logs_trim(now=timezone.now())
+    (memory.bot.retention), and the answers kept for Idempotency-Keys past their day (memory.bot.idempotency: they
+    may hold a reply's words, and are never given again). Idempotent: a trimmed exchange is never trimmed again.
+    Returns how many exchanges were trimmed."""
+    now = timezone.now()
+    idempotent_requests_purge(now=now)
+    return exchange_logs_trim(now=now)

@@ -149,7 +149,8 @@ CELERY_BEAT_SCHEDULE: dict = {
     "sweep-consolidation-rounds": {"task": "consolidation.tasks.sweep_consolidation_rounds", "schedule": 10 * 60},
     # A server that grew large gets word and vector indexes of its own (memory.indexing.server_indexes says why).
     "maintain-server-indexes": {"task": "memory.tasks.maintain_server_indexes", "schedule": 10 * 60},
-    # Members' words are not kept forever: exchange logs past their server's limit lose their text, once a day.
+    # Members' words are not kept forever: exchange logs past their server's limit lose their text, once a day;
+    # the answers kept for Idempotency-Keys older than a day go too.
     "trim-exchange-logs": {"task": "memory.tasks.trim_exchange_logs", "schedule": 24 * 60 * 60},
 }
 # Memory one build of a server's own index may use (PostgreSQL's maintenance_work_mem); an index that

@@ -30,7 +30,7 @@ from .facts import (
     narrower_audience,
 )
 from .history import ActorKind, FactVersion, VersionChange
-from .idempotency import IdempotentRequest, IdempotentRequestState
+from .idempotency import IdempotentRequest
 from .members import ForgetRequest, ForgetRequestStatus, ForgetRequestVia
 from .vectors import (
     EMBEDDING_DIMENSIONS,
@@ -46,6 +46,6 @@ __all__ = [
     "AISettings", "ActorKind", "Audience", "AuthorKind", "Channel", "EmbeddingProviderChoice", "EmbeddingRound",
     "EmbeddingRoundStatus", "Exchange", "ExchangeStatus", "Fact", "FactCounter", "FactEmbedding", "FactVersion",
     "ForgetMeMode", "ForgetRequest", "ForgetRequestStatus", "ForgetRequestVia", "IdempotentRequest",
-    "IdempotentRequestState", "Kind", "Member", "MemoryType", "ModelEndpoint", "ModelPurpose", "Scope", "Summary",
+    "Kind", "Member", "MemoryType", "ModelEndpoint", "ModelPurpose", "Scope", "Summary",
     "VersionChange", "narrower_audience",
 ]

@@ -7,7 +7,8 @@ itself (without Include threads a thread reads no memory at all: memory.configur
 counts because a private thread of a public channel is its own source channel (memory.configuration.selectors
 .learned_where): what was said there is seen in that thread only, never in the channel around it. The
 filter is part of each statement (`visible_sql`), never applied to what a statement returned, so a limit, a
-ranking or a nearest-neighbour search only ever sees facts the reader may see.
+ranking or a nearest-neighbour search only ever sees facts the reader may see. No reader sees a fact held back
+while a contradiction caught at write waits for staff (Fact.held_back): the newer side is handed over instead.
 """
 
 from __future__ import annotations
@@ -18,8 +19,11 @@ from memory.models import Audience, Exchange, Fact
 
 # The rule's SQL, for a fact table alias; %(reader_channel)s is the reader's channel and %(reader_thread)s its
 # thread, the channel again outside a thread (never empty: a snowflake or "-", which no fact's source channel is).
-_VISIBLE = ("({alias}.audience = 'server' OR ({alias}.audience = 'channel' AND {alias}.source_channel_id IN "
-            "({channel}, {thread})))")
+# A fact held back (the older side of a contradiction caught at write, memory.facts.held_back) is seen by no reader
+# until staff answer the flag; fact_in_force_newest carries held_back with the audience, so walks test both on the
+# index entry.
+_VISIBLE = ("(NOT {alias}.held_back AND ({alias}.audience = 'server' OR ({alias}.audience = 'channel' AND "
+            "{alias}.source_channel_id IN ({channel}, {thread}))))")
 NO_CHANNEL = "-"
 NAMED = ("%(reader_channel)s", "%(reader_thread)s")
 POSITIONAL = ("%s", "%s")  # in Reader.params' order
@@ -66,6 +70,8 @@ def visible_sql(alias: str = "f", placeholders: tuple[str, str] = NAMED) -> str:
 
 def visible_to(fact: Fact, reader: Reader) -> bool:
     """The same rule in Python (tests compare the two; reads use the SQL)."""
+    if fact.held_back:
+        return False
     if fact.audience == Audience.SERVER:
         return True
     return fact.audience == Audience.CHANNEL and fact.source_channel_id in (reader.channel_id,

@@ -9,12 +9,15 @@ import re
 import time
 from collections.abc import Callable
 from typing import Any
+from uuid import UUID
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from config.api_errors import error_response
+from memory.bot.idempotency import (KEY_MAX_LENGTH, WAIT_SECONDS, Answer, KeyBusy, KeyReused, answer_once,
+                                    request_fingerprint)
 from memory.bot.selectors import bot_token_and_server
 from memory.retrieval.audience import Reader
 from memory.retrieval.context import ContextFor, speaking_members
@@ -128,6 +131,46 @@ def json_body(request: HttpRequest) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise ApiError(400, "The request body must be a JSON object.")
     return body
+
+
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+_IDEMPOTENCY_KEY = re.compile(f"[!-~]{{1,{KEY_MAX_LENGTH}}}")
+
+
+def idempotency_key(request: HttpRequest) -> str | None:
+    """The request's Idempotency-Key (None without one), or a 400 naming the header."""
+    key = request.headers.get(IDEMPOTENCY_HEADER)
+    if key is not None and not _IDEMPOTENCY_KEY.fullmatch(key):
+        raise ApiError(400, f"The {IDEMPOTENCY_HEADER} header must be 1 to {KEY_MAX_LENGTH} visible ASCII characters "
+                            "(letters, digits or punctuation, no spaces), such as a UUID.", IDEMPOTENCY_HEADER)
+    return key
+
+
+def answered_once(request: HttpRequest, key: str | None, *, server_id: int, operation: str, target: str,
+                  answer: Callable[[], tuple[JsonResponse, UUID]], atomic: bool) -> HttpResponse:
+    """`answer()`'s response (and the exchange it is about); with an Idempotency-Key, the first answer to that key
+    on this server, given again byte for byte (memory.bot.idempotency)."""
+    if key is None:
+        return answer()[0]
+
+    def computed() -> Answer:
+        response, exchange_id = answer()
+        return Answer(response.status_code, response.content.decode(), exchange_id)
+
+    try:
+        result = answer_once(server_id=server_id, key=key, atomic=atomic, answer=computed,
+                             fingerprint=request_fingerprint(operation, target, request.body))
+    except KeyReused:
+        raise ApiError(409, f"This {IDEMPOTENCY_HEADER} was used in the last 24 hours for another request (another "
+                            "exchange or body); use a new key for a new request.", IDEMPOTENCY_HEADER) from None
+    except KeyBusy:
+        raise ApiError(409, f"A request with this {IDEMPOTENCY_HEADER} is still being answered; send it again in a "
+                            "few seconds to get its answer.", IDEMPOTENCY_HEADER,
+                       headers={"Retry-After": str(int(WAIT_SECONDS))}) from None
+    response = HttpResponse(result.body, status=result.status_code, content_type="application/json")
+    if result.replayed:
+        response["Idempotent-Replayed"] = "true"
+    return response
 
 
 def _declared_length(request: HttpRequest) -> int:

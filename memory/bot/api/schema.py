@@ -43,7 +43,8 @@ def _json(schema: dict, description: str = "OK") -> dict:
 
 
 COMMON_ERRORS = {
-    "400": _error("Malformed JSON or a field out of range; the sentence names the field and the range."),
+    "400": _error("Malformed JSON, a field out of range or a malformed Idempotency-Key header; the sentence names "
+                  "the field (or the header) and the range."),
     "401": _error("Missing, wrong or revoked bot token."),
     "404": _error("No such server or exchange for this token (another team's looks the same)."),
     "405": _error("The address exists but not for this method; see the Allow header."),
@@ -276,6 +277,19 @@ SCHEMAS = {
 GUILD = {"name": "guild_id", "in": "path", "required": True, "schema": SNOWFLAKE}
 EXCHANGE = {"name": "exchange", "in": "path", "required": True, "schema": {"type": "string", "format": "uuid"}}
 MEMBER = {"name": "member_id", "in": "path", "required": True, "schema": SNOWFLAKE}
+IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key", "in": "header", "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[!-~]{1,200}$"},
+    "description": "1 to 200 visible ASCII characters (a UUID is a good key), one per request the bot means to "
+                   "make once: sent again with the same key and the same request (the same exchange or server and "
+                   "the same JSON) within 24 hours, the call answers its first answer again, the same status and "
+                   "bytes with the header Idempotent-Replayed: true, and changes nothing. Keys are per server. Only "
+                   "a 200 is kept; after an error (which changed nothing) the key may be sent again. A request whose "
+                   "key is being answered waits for that answer (up to 5 seconds; then 409 with Retry-After)."}
+REPLAYED = {"Idempotent-Replayed": {"description": "true when this is the first answer to the Idempotency-Key, given "
+                                                   "again; absent otherwise.", "schema": {"const": "true"}}}
+KEY_CONFLICT = ("The Idempotency-Key was used in the last 24 hours for another request (another exchange or body), "
+                "or a request with it is still being answered (with Retry-After); nothing was changed.")
 
 
 def _body(name: str) -> dict:
@@ -318,15 +332,16 @@ def openapi_schema(server_url: str) -> dict:
             "/exchanges/{exchange}/actions": {"post": {
                 "operationId": "applyActions",
                 "summary": "Retract, supersede and remember. Only numbers shown in this exchange can be touched.",
-                "parameters": [EXCHANGE], "requestBody": _body("ActionsRequest"),
-                "responses": {"200": _json(_ref("ActionsResult")), **COMMON_ERRORS,
+                "parameters": [EXCHANGE, IDEMPOTENCY_KEY], "requestBody": _body("ActionsRequest"),
+                "responses": {"200": {**_json(_ref("ActionsResult")), "headers": REPLAYED}, **COMMON_ERRORS,
                               "409": _error("The exchange was answered by Lorekeeper's own model (reply), which "
-                                            "made its memory actions.")}}},
+                                            "made its memory actions. " + KEY_CONFLICT)}}},
             "/servers/{guild_id}/reply": {"post": {
                 "operationId": "reply",
                 "summary": "The whole reply: context, the server's reply model with memory tools, actions.",
-                "parameters": [GUILD], "requestBody": _body("ReplyRequest"),
-                "responses": {"200": _json(_ref("Reply")), **COMMON_ERRORS,
+                "parameters": [GUILD, IDEMPOTENCY_KEY], "requestBody": _body("ReplyRequest"),
+                "responses": {"200": {**_json(_ref("Reply")), "headers": REPLAYED}, **COMMON_ERRORS,
+                              "409": _error(KEY_CONFLICT),
                               "503": _error("The reply model failed or is not configured; nothing was changed.")}}},
             "/exchanges/{exchange}": {"get": {
                 "operationId": "getExchange",

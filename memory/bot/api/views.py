@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 
@@ -21,7 +21,7 @@ from memory.facts.selectors import member_facts
 from memory.models import Exchange, ForgetRequestVia
 from teams.models import BotToken, Server
 
-from .http import ApiError, bot_api, json_body, public_api
+from .http import ApiError, answered_once, bot_api, idempotency_key, json_body, public_api
 from .parsing import (parse_actions, parse_channels, parse_forget, parse_history, parse_member_id, parse_message,
                       parse_purge, parse_search)
 from .schema import openapi_schema
@@ -83,24 +83,37 @@ def search(request: HttpRequest, bot_token: BotToken, exchange: UUID) -> JsonRes
 
 
 @bot_api(methods=["POST"])
-def actions(request: HttpRequest, bot_token: BotToken, exchange: UUID) -> JsonResponse:
+def actions(request: HttpRequest, bot_token: BotToken, exchange: UUID) -> HttpResponse:
+    key = idempotency_key(request)
     found = _exchange_run_by_bot(bot_token, exchange)
-    ops = parse_actions(json_body(request))
-    results = exchange_apply_actions(exchange=found, ops=ops)
-    return JsonResponse({"results": [result.as_dict() for result in results]})
+
+    def apply() -> tuple[JsonResponse, UUID]:
+        results = exchange_apply_actions(exchange=found, ops=parse_actions(json_body(request)))
+        return JsonResponse({"results": [result.as_dict() for result in results]}), found.pk
+
+    return answered_once(request, key, server_id=found.server_id, operation="actions", target=str(found.pk),
+                         answer=apply, atomic=True)
 
 
 @bot_api(methods=["POST"], finds_server=True)
-def reply(request: HttpRequest, bot_token: BotToken, server: Server) -> JsonResponse:
-    body = json_body(request)
-    message = parse_message(body, extra_fields={"history"})
-    history = parse_history(body)
-    try:
-        outcome = reply_to_message(server=server, message=message, history=history, source="reply")
-    except ReplyFailed as failed:
-        raise ApiError(503, f"The reply model failed and nothing was changed: {failed.reason}") from None
-    return JsonResponse({"reply": outcome.reply, "exchange": str(outcome.exchange.pk),
-                         "model_calls": outcome.model_calls, "memory": memory_summary(outcome.exchange)})
+def reply(request: HttpRequest, bot_token: BotToken, server: Server) -> HttpResponse:
+    key = idempotency_key(request)
+
+    def answer() -> tuple[JsonResponse, UUID]:
+        body = json_body(request)
+        message = parse_message(body, extra_fields={"history"})
+        history = parse_history(body)
+        try:
+            outcome = reply_to_message(server=server, message=message, history=history, source="reply")
+        except ReplyFailed as failed:
+            raise ApiError(503, f"The reply model failed and nothing was changed: {failed.reason}") from None
+        return JsonResponse({"reply": outcome.reply, "exchange": str(outcome.exchange.pk),
+                             "model_calls": outcome.model_calls, "memory": memory_summary(outcome.exchange)}
+                            ), outcome.exchange.pk
+
+    # A reply asks its model between transactions: it is not applied in one (memory.bot.idempotency).
+    return answered_once(request, key, server_id=server.pk, operation="reply", target=server.guild_id,
+                         answer=answer, atomic=False)
 
 
 @bot_api(methods=["GET"])
