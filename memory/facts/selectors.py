@@ -145,6 +145,9 @@ def servers_with_memory_overview(servers: QuerySet[Server], *, matching: str = "
 
 # The changes that close a fact's validity window, as its history keeps them.
 RETRACTING_CHANGES = (VersionChange.RETRACT, VersionChange.SUPERSEDE, VersionChange.MERGE)
+# The merge version of the fact a merge keeps in force closes nothing: consolidation.services words it "#N merged
+# into it" (the facts it retires say what they were merged into).
+KEPT_BY_A_MERGE = Q(change=VersionChange.MERGE, reason__endswith="merged into it")
 
 
 def fact_versions(fact: Fact, *, before_id: int | None = None, limit: int) -> tuple[list[FactVersion], bool]:
@@ -170,12 +173,12 @@ def fact_retractions(fact: Fact) -> list[FactVersion]:
     """Every time the fact was retracted (replaced, merged) or restored, oldest first, with who did it: what its
     page keeps saying once it is back in force. Reinforcements are not read (a fact may have thousands)."""
     return list(FactVersion.objects.filter(fact=fact, change__in=(*RETRACTING_CHANGES, VersionChange.RESTORE))
-                .select_related("actor_user", "exchange").order_by("at", "id"))
+                .exclude(KEPT_BY_A_MERGE).select_related("actor_user", "exchange").order_by("at", "id"))
 
 
 def fact_last_retraction(fact: Fact) -> FactVersion | None:
     """The version that retracted the fact as it is now (None when its history does not say: an older fact)."""
-    return (FactVersion.objects.filter(fact=fact, change__in=RETRACTING_CHANGES)
+    return (FactVersion.objects.filter(fact=fact, change__in=RETRACTING_CHANGES).exclude(KEPT_BY_A_MERGE)
             .select_related("actor_user", "exchange").order_by("-at", "-id").first())
 
 
