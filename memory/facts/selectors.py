@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from django.db.models import Q, QuerySet
 from django.db.models.functions import Lower
 
-from consolidation.models import DraftStatus, SummaryDraft
-from memory.models import Channel, Exchange, Fact, Summary
+from consolidation.models import DraftStatus, Proposal, ProposalKind, ProposalStatus, SummaryDraft
+from memory.models import Channel, Exchange, Fact, FactVersion, Summary, VersionChange
 from teams.models import Server
 
 
@@ -141,3 +141,72 @@ def servers_with_memory_overview(servers: QuerySet[Server], *, matching: str = "
         servers = servers.filter(Q(name__icontains=matching) | Q(team__name__icontains=matching)
                                  | Q(guild_id__startswith=matching))
     return servers.select_related("team", "ai_settings").order_by(Lower("name"), "name", "pk")
+
+
+# The changes that close a fact's validity window, as its history keeps them.
+RETRACTING_CHANGES = (VersionChange.RETRACT, VersionChange.SUPERSEDE, VersionChange.MERGE)
+# The merge version of the fact a merge keeps in force closes nothing: consolidation.services words it "#N merged
+# into it" (the facts it retires say what they were merged into).
+KEPT_BY_A_MERGE = Q(change=VersionChange.MERGE, reason__endswith="merged into it")
+
+
+def fact_versions(fact: Fact, *, before_id: int | None = None, limit: int) -> tuple[list[FactVersion], bool]:
+    """A page of the fact's history, newest first (along fact_version_timeline), with who made each change and
+    the exchange it came from; and whether older versions remain. `before_id`: the last version of the page
+    before (its time and id are the cursor)."""
+    versions = (FactVersion.objects.filter(fact=fact).select_related("actor_user", "exchange")
+                .only("id", "fact_id", "version", "change", "at", "actor_kind", "actor_user__username",
+                      "actor_label", "exchange__id", "exchange__server_id", "exchange__author_id",
+                      "exchange__author_name", "member_id", "round_id", "related_number", "before", "after",
+                      "reason", "undoes_id")
+                .order_by("-at", "-id"))
+    if before_id is not None:
+        cursor = FactVersion.objects.filter(fact=fact, pk=before_id).values("at", "id").first()
+        if cursor is None:
+            return [], False
+        versions = versions.filter(Q(at__lt=cursor["at"]) | Q(at=cursor["at"], id__lt=cursor["id"]))
+    rows = list(versions[:limit + 1])
+    return rows[:limit], len(rows) > limit
+
+
+def fact_retractions(fact: Fact) -> list[FactVersion]:
+    """Every time the fact was retracted (replaced, merged) or restored, oldest first, with who did it: what its
+    page keeps saying once it is back in force. Reinforcements are not read (a fact may have thousands)."""
+    return list(FactVersion.objects.filter(fact=fact, change__in=(*RETRACTING_CHANGES, VersionChange.RESTORE))
+                .exclude(KEPT_BY_A_MERGE).select_related("actor_user", "exchange").order_by("at", "id"))
+
+
+def fact_last_retraction(fact: Fact) -> FactVersion | None:
+    """The version that retracted the fact as it is now (None when its history does not say: an older fact)."""
+    return (FactVersion.objects.filter(fact=fact, change__in=RETRACTING_CHANGES).exclude(KEPT_BY_A_MERGE)
+            .select_related("actor_user", "exchange").order_by("-at", "-id").first())
+
+
+def fact_edit_version(fact: Fact, version: int) -> FactVersion | None:
+    """The staff edit that left the fact at `version` (an edit raises the version, so there is at most one)."""
+    return FactVersion.objects.filter(fact=fact, version=version, change=VersionChange.EDIT).first()
+
+
+@dataclass(frozen=True)
+class ContradictionFlag:
+    """An open contradiction proposal seen from one of its two facts: the other fact's number."""
+
+    proposal_id: int
+    other_number: int
+
+
+def contradiction_flags(facts: list[Fact]) -> dict[int, list[ContradictionFlag]]:
+    """The open contradiction proposals (a round's, or a flag caught at write) of these facts, by fact id, in one
+    query whatever their servers; for the rows of one page only."""
+    ids = [fact.pk for fact in facts]
+    if not ids:
+        return {}
+    rows = (Proposal.objects.filter(server_id__in={fact.server_id for fact in facts}, status=ProposalStatus.PENDING,
+                                    kind=ProposalKind.CONTRADICTION)
+            .filter(Q(keeper_id__in=ids) | Q(other_id__in=ids))
+            .values_list("id", "keeper_id", "keeper__number", "other_id", "other__number").order_by("id"))
+    flags: dict[int, list[ContradictionFlag]] = {}
+    for proposal_id, keeper_id, keeper_number, other_id, other_number in rows:
+        flags.setdefault(keeper_id, []).append(ContradictionFlag(proposal_id, other_number))
+        flags.setdefault(other_id, []).append(ContradictionFlag(proposal_id, keeper_number))
+    return flags

@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from .views import docs, exchanges, facts, forget_requests, memory_page, purge, semantic, server_memory, settings_page
+from .views import (docs, exchanges, fact_history, fact_validity, facts, forget_requests, memory_page, purge, semantic,
+                    server_memory, settings_page)
 
 app_name = "memory"
 
@@ -15,7 +16,11 @@ urlpatterns = [
     path(server + "facts/<int:number>/", facts.fact_detail, name="fact"),
     path(server + "facts/<int:number>/edit", facts.fact_edit, name="fact-edit"),
     path(server + "facts/<int:number>/delete", facts.fact_delete_view, name="fact-delete"),
-    path(server + "facts/<int:number>/restore", facts.fact_restore_view, name="fact-restore"),
+    path(server + "facts/<int:number>/retract", fact_validity.fact_retract_view, name="fact-retract"),
+    path(server + "facts/<int:number>/restore", fact_validity.fact_restore_view, name="fact-restore"),
+    path(server + "facts/<int:number>/history/", fact_history.fact_history, name="fact-history"),
+    path(server + "facts/<int:number>/versions/<int:version>/undo", fact_history.fact_version_undo_view,
+         name="fact-version-undo"),
     path(server + "facts/<int:number>/audience", facts.fact_audience, name="fact-audience"),
     path(server + "facts/<int:number>/pin", facts.fact_pin, name="fact-pin"),
     path(server + "pinned/", memory_page.pinned_block, name="pinned"),

@@ -21,7 +21,6 @@ from memory.facts.services import (
     fact_audience_set,
     fact_create,
     fact_pin_set,
-    fact_restore,
     fact_update,
 )
 from memory.models import Audience, Fact
@@ -30,6 +29,8 @@ from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_configurer, server_for_viewer
 
 from ..audiences import attach_audiences, directory_channels
+from ..fact_page import fact_page_context
+from ..fact_rows import attach_flags, servers_retracting_in_place
 from ..forms import FactAudienceForm, FactCreateForm, FactEditForm, FactPinForm
 from ..pinned import pinned_facts
 
@@ -39,38 +40,49 @@ FACTS_CHANGED = "facts-changed"
 # Client event after a pin changed from a row: the memory page's pinned block reloads itself.
 PINS_CHANGED = "pins-changed"
 PINNED_BLOCK = "pinned-facts"  # the block's id: a pin changed from there answers the block itself
+# Client event after a fact changed from its row: its page's timeline reloads itself (the new version on top).
+HISTORY_CHANGED = "fact-history-changed"
 
 
-def _facts_changed(response: HttpResponse, fact: Fact | None = None) -> HttpResponse:
-    return _pins_changed(trigger_client_event(response, FACTS_CHANGED, after="settle"), fact)
+def facts_changed(response: HttpResponse, fact: Fact | None = None) -> HttpResponse:
+    return fact_changed(trigger_client_event(response, FACTS_CHANGED, after="settle"), fact)
 
 
-def _pins_changed(response: HttpResponse, fact: Fact | None) -> HttpResponse:
-    """A change to a pinned fact (its wording, audience, deletion or return) changes what the pinned block says."""
+def fact_changed(response: HttpResponse, fact: Fact | None) -> HttpResponse:
+    """The fact changed: its page's timeline reloads; a change to a pinned fact (its wording, audience, deletion or
+    return) changes what the pinned block says too."""
+    trigger_client_event(response, HISTORY_CHANGED, after="settle")
     if fact is not None and fact.pinned:
         trigger_client_event(response, PINS_CHANGED, after="settle")
     return response
 
 
-def _fact_or_404(server: Server, number: int) -> Fact:
+def fact_or_404(server: Server, number: int) -> Fact:
     try:
         return fact_by_number(server, number)
     except Fact.DoesNotExist:
         raise Http404("No such fact.") from None
 
 
-def _row(request: HtmxHttpRequest, fact: Fact, *, can_configure: bool, refocus: bool | str = True,
+def fact_row(request: HtmxHttpRequest, fact: Fact, *, can_configure: bool, refocus: bool | str = True,
          status: int = 200) -> HttpResponse:
     """The fact's row; a plain (non-HTMX) request gets the fact's own page instead."""
     # refocus: the row replaces the form or button that had the keyboard focus; its Edit button takes it (or, after
     # an audience change, the audience now chosen).
     attach_audiences([fact])
-    context = {"fact": fact, "configurable_ids": {fact.server_id} if can_configure else set(), "refocus": refocus}
+    attach_flags([fact])
+    context = {"fact": fact, "refocus": refocus, **row_permissions(fact.server_id, can_configure=can_configure)}
     if not request.htmx:
-        context["replaced"] = list(fact.supersedes.select_related("server", "author_user").order_by("-retracted_at"))
-        attach_audiences(context["replaced"])
+        context.update(fact_page_context(fact, can_configure=can_configure))
         return render(request, "memory/fact_page.html", context, status=status)
     return render(request, "memory/_fact_row.html", context, status=status)
+
+
+def row_permissions(server_id: int, *, can_configure: bool) -> dict:
+    """The row's buttons: every change for a configure user, and Retract where the memory type keeps it."""
+    if not can_configure:
+        return {"configurable_ids": set(), "retractable_ids": set()}
+    return {"configurable_ids": {server_id}, "retractable_ids": servers_retracting_in_place({server_id})}
 
 
 @panel_login_required
@@ -94,9 +106,9 @@ def fact_create_view(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
         else:
             attach_audiences([fact])
             response = render(request, "memory/_fact_created.html",
-                              {"fact": fact, "configurable_ids": {server.pk}, "server": server,
+                              {"fact": fact, **row_permissions(server.pk, can_configure=True), "server": server,
                                "form": FactCreateForm(), "channels": directory_channels(server)})
-            return _facts_changed(response)
+            return facts_changed(response)
     response = render(request, "memory/_fact_create_form.html",
                       {"form": form, "server": server, "channels": directory_channels(server)}, status=422)
     return reswap(retarget(response, "#fact-create"), "outerHTML")
@@ -108,9 +120,9 @@ def fact_detail(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpRes
     """GET: the row (e.g. after Cancel). POST: save an edit; a stale version is refused, nothing lost."""
     if request.method == "GET":
         server = server_for_viewer(request.user, guild_id)
-        return _row(request, _fact_or_404(server, number), can_configure=can_configure(request.user, server))
+        return fact_row(request, fact_or_404(server, number), can_configure=can_configure(request.user, server))
     server = server_for_configurer(request.user, guild_id)
-    fact = _fact_or_404(server, number)
+    fact = fact_or_404(server, number)
     form = FactEditForm(request.POST)
     conflict = None
     if form.is_valid():
@@ -126,7 +138,7 @@ def fact_detail(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpRes
         except ValidationError as error:
             form.add_error(None, error)
         else:
-            return _pins_changed(_row(request, fact, can_configure=True), fact)
+            return fact_changed(fact_row(request, fact, can_configure=True), fact)
     return render(request, "memory/_fact_edit_row.html",
                   {"fact": conflict or fact, "form": form, "conflict": conflict}, status=409 if conflict else 422)
 
@@ -137,7 +149,7 @@ def fact_audience(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpR
     """Who sees the fact, changed with one click; audited. Widening a fact learned in a private channel answers a
     confirmation naming the channel first; a fact learned nowhere asks which channel a channel audience means."""
     server = server_for_configurer(request.user, guild_id)
-    fact = _fact_or_404(server, number)
+    fact = fact_or_404(server, number)
     form = FactAudienceForm(request.POST)
     form.is_valid()  # plain text fields: the service says what is wrong with them
     data = form.cleaned_data
@@ -154,7 +166,7 @@ def fact_audience(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpR
                    "asked": data.get("audience", "")}
         template = "memory/_fact_audience_row.html" if request.htmx else "memory/fact_audience_page.html"
         return render(request, template, context, status=422)
-    return _pins_changed(_row(request, fact, can_configure=True, refocus="audience"), fact)
+    return fact_changed(fact_row(request, fact, can_configure=True, refocus="audience"), fact)
 
 
 @panel_login_required
@@ -164,7 +176,7 @@ def fact_pin(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpRespon
     audited. From a row: the fresh row, and the pinned block reloads; from the pinned block: the block, and the list
     reloads. A retracted fact, or a value that is neither, is refused with a sentence and nothing changes."""
     server = server_for_configurer(request.user, guild_id)
-    fact = _fact_or_404(server, number)
+    fact = fact_or_404(server, number)
     form = FactPinForm(request.POST)
     from_block = bool(request.htmx) and request.htmx.target == PINNED_BLOCK
     error = "" if form.is_valid() else " ".join(form.errors["pinned"])
@@ -179,14 +191,17 @@ def fact_pin(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpRespon
         response = render(request, "memory/_pinned_facts.html",
                           {"server": server, "pinned": pinned_facts(server), "can_configure": True, "error": error},
                           status=422 if error else 200)
-        return response if error else _facts_changed(response)
+        return response if error else facts_changed(response)
     if error:
         attach_audiences([fact])
-        context = {"fact": fact, "configurable_ids": {server.pk}, "refocus": "pin", "pin_error": error}
+        context = {"fact": fact, **row_permissions(server.pk, can_configure=True), "refocus": "pin",
+                   "pin_error": error}
+        if not request.htmx:
+            context.update(fact_page_context(fact, can_configure=True))
         template = "memory/_fact_row.html" if request.htmx else "memory/fact_page.html"
         return render(request, template, context, status=422)
-    response = _row(request, fact, can_configure=True, refocus="pin")
-    return trigger_client_event(response, PINS_CHANGED, after="settle")
+    response = fact_row(request, fact, can_configure=True, refocus="pin")
+    return trigger_client_event(fact_changed(response, None), PINS_CHANGED, after="settle")
 
 
 def _audience_confirmation(request: HtmxHttpRequest, fact: Fact, audience: str,
@@ -203,7 +218,7 @@ def _audience_confirmation(request: HtmxHttpRequest, fact: Fact, audience: str,
 @require_GET
 def fact_edit(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpResponse:
     server = server_for_configurer(request.user, guild_id)
-    fact = _fact_or_404(server, number)
+    fact = fact_or_404(server, number)
     form = FactEditForm(initial={"key": fact.key, "content": fact.content, "confidence": fact.confidence,
                                  "importance": fact.importance, "kind": fact.kind, "version": fact.version})
     return render(request, "memory/_fact_edit_row.html", {"fact": fact, "form": form, "conflict": None})
@@ -214,26 +229,11 @@ def fact_edit(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpRespo
 def fact_delete_view(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpResponse:
     """GET asks for confirmation (in the row, or as a page without JavaScript); POST deletes for good."""
     server = server_for_configurer(request.user, guild_id)
-    fact = _fact_or_404(server, number)
+    fact = fact_or_404(server, number)
     if request.method == "GET":
         template = "memory/_fact_delete_confirm.html" if request.htmx else "memory/fact_delete_page.html"
         return render(request, template, {"fact": fact})
     fact_delete(fact=fact, actor=request.user)
     if not request.htmx:
         return redirect(f"{reverse('memory:page')}?server={server.guild_id}")
-    return _facts_changed(HttpResponse(""), fact)
-
-
-@panel_login_required
-@require_POST
-def fact_restore_view(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpResponse:
-    server = server_for_configurer(request.user, guild_id)
-    fact = _fact_or_404(server, number)
-    try:
-        fact_restore(fact=fact, actor=request.user)
-    except FactGone as gone:
-        raise Http404(str(gone)) from None
-    except ValidationError:
-        pass  # already in force (restored by someone else): show it as it is
-    restored = _fact_or_404(server, number)
-    return _facts_changed(_row(request, restored, can_configure=True), restored)
+    return facts_changed(HttpResponse(""), fact)

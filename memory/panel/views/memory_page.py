@@ -20,6 +20,7 @@ from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_viewer, servers_configurable_by, servers_visible_to
 
 from ..audiences import attach_audiences, directory_channels
+from ..fact_rows import attach_flags, servers_retracting_in_place
 from ..forms import FactCreateForm
 from ..pinned import pinned_facts
 from .server_memory import summary_block_context
@@ -54,6 +55,7 @@ def fact_list_context(request: HtmxHttpRequest) -> dict:
     )
     _attach_urls([*page.exact_key_facts, *page.facts])
     attach_audiences([*page.exact_key_facts, *page.facts])
+    attach_flags([*page.exact_key_facts, *page.facts])
     shown = _shown_list_query(request, state=state, sort=sort, query=query, page=page,
                               filters={"audience": audience, "channel": channel})
     channels = directory_channels(chosen) if chosen else []
@@ -75,6 +77,7 @@ def fact_list_context(request: HtmxHttpRequest) -> dict:
         "sort": sort,
         "has_retracted": has_retracted,
         "configurable_ids": configurable_ids,
+        "retractable_ids": servers_retracting_in_place(configurable_ids),
         "show_server_column": chosen is None and len(visible) > 1,
     }
 

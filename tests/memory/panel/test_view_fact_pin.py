@@ -228,4 +228,5 @@ def test_editing_a_fact_that_is_not_pinned_leaves_the_pinned_block_alone(owner, 
     edited = logged_in_client(owner).post(reverse("memory:fact", args=[server.guild_id, fact.number]),
                                           {"key": "server_theme", "content": "Retro.", "confidence": "1",
                                            "version": "1"}, headers=HTMX)
-    assert "HX-Trigger-After-Settle" not in edited
+    assert "pins-changed" not in edited.get("HX-Trigger-After-Settle", "")
+    assert "fact-history-changed" in edited["HX-Trigger-After-Settle"]  # its page's timeline, not the block

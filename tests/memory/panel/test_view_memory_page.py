@@ -193,7 +193,7 @@ def page_with_everything(server, owner):
     return {"server": server.guild_id, "state": "all"}
 
 
-ACTIONS = [">Edit</button>", ">Delete</button>", ">Restore</button>", "Add a fact", "Wipe memory",
+ACTIONS = [">Edit</button>", ">Delete</button>", ">Restore…</button>", "Add a fact", "Wipe memory",
            "Restore all retracted facts", "Audit log"]
 
 

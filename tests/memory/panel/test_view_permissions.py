@@ -11,16 +11,18 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 from django.urls import reverse
 
-from memory.facts.services import fact_retract
+from memory.facts.services import fact_retract, fact_update
 from memory.models import Exchange, ForgetRequest
 from memory.panel import urls as memory_urls
 from tests.conftest import logged_in_client
-from tests.factories import make_fact
+from tests.factories import UserFactory, make_fact
 
 GUILD = "100000000000000001"  # the `server` fixture of tests/conftest.py
 SERVER = {"guild_id": GUILD}
 FACT_IN_FORCE = {"guild_id": GUILD, "number": 1}
 FACT_RETRACTED = {"guild_id": GUILD, "number": 2}
+FACT_EDITED = {"guild_id": GUILD, "number": 3}  # a staff edit made it version 2, which can be undone
+EDIT_OF_FACT_EDITED = {**FACT_EDITED, "version": 2}
 EXCHANGE_ID = "5f0c6a52-1d2e-4c3b-9a8f-0123456789ab"
 EXCHANGE = {"guild_id": GUILD, "exchange_id": EXCHANGE_ID}
 FORGET_REQUEST_ID = 7
@@ -59,7 +61,13 @@ MATRIX: list[Route] = [
     Route("fact-edit", FACT_IN_FORCE, "GET", True),
     Route("fact-delete", FACT_IN_FORCE, "GET", True),
     Route("fact-delete", FACT_IN_FORCE, "POST", True, owner_status=302),
+    Route("fact-restore", FACT_RETRACTED, "GET", True),
     Route("fact-restore", FACT_RETRACTED, "POST", True),
+    # The matrix's server is Classic, which deletes a fact that no longer holds: the owner is told so (422).
+    Route("fact-retract", FACT_IN_FORCE, "GET", True, owner_status=422),
+    Route("fact-retract", FACT_IN_FORCE, "POST", True, {"reason": "Wrong: the bot misread a joke"}, owner_status=422),
+    Route("fact-history", FACT_IN_FORCE, "GET", False),
+    Route("fact-version-undo", EDIT_OF_FACT_EDITED, "POST", True),
     Route("fact-audience", FACT_IN_FORCE, "POST", True, {"audience": "staff"}),
     Route("fact-pin", FACT_IN_FORCE, "POST", True, {"pinned": "true"}),
     Route("pinned", SERVER, "GET", False),
@@ -98,7 +106,7 @@ MATRIX: list[Route] = [
 
 # The forms of one change (each behind a button a viewer does not get), and the pages of their own kept from viewers,
 # as README names them.
-FORMS_OF_A_CHANGE = {"fact-edit", "fact-delete", "summary-edit", "restore-all", "wipe", "purge", "forget-request-wipe"}
+FORMS_OF_A_CHANGE = {"fact-edit", "fact-delete", "fact-retract", "fact-restore", "summary-edit", "restore-all", "wipe", "purge", "forget-request-wipe"}
 PAGES_KEPT_FROM_VIEWERS = {"playground": "Playground", "audit": "Audit log"}
 README = Path(__file__).resolve().parents[3] / "README.md"
 
@@ -141,7 +149,10 @@ def our_memory(server):
     in_force = make_fact(server, key="server_theme", content="This server is about retro gaming.")
     retracted = make_fact(server, key="tournament_day", content="The tournament is on Friday.")
     fact_retract(fact=retracted, reason="moved to Saturday")
-    assert (in_force.number, retracted.number) == (1, 2)
+    edited = make_fact(server, key="raid_night", content="Raids are on Tuesday.")
+    edited = fact_update(fact=edited, actor=UserFactory(username="editor"), expected_version=edited.version,
+                         key="raid_night", content="Raids are on Wednesday.", confidence=1.0)
+    assert (in_force.number, retracted.number, edited.number, edited.version) == (1, 2, 3, 2)
     Exchange.objects.create(id=EXCHANGE_ID, server=server, channel_id="111", author_id="200000000000000011",
                             message="When is the tournament?", memory_type="classic")
     ForgetRequest.objects.create(id=FORGET_REQUEST_ID, server=server, member_id="200000000000000031",

@@ -1,0 +1,37 @@
+"""What a fact's own page shows besides its row: the facts it replaced, every time it was retracted and restored
+(who, when, why), and the newest page of its history. Reads only."""
+
+from __future__ import annotations
+
+from memory.facts.selectors import RETRACTING_CHANGES, fact_retractions, fact_versions
+from memory.models import Fact, FactVersion
+
+from .audiences import attach_audiences
+from .fact_rows import attach_flags
+from .timeline import TIMELINE_PAGE, timeline_entries
+
+
+def timeline_context(fact: Fact, *, can_configure: bool, before_id: int | None = None) -> dict:
+    """One page of the fact's timeline (newest first) and the cursor of the next, older page."""
+    versions, more = fact_versions(fact, before_id=before_id, limit=TIMELINE_PAGE)
+    return {"fact": fact, "entries": timeline_entries(versions, can_undo=can_configure),
+            "older_than": versions[-1].pk if more else None}
+
+
+def retraction_spans(retractions: list[FactVersion]) -> list[dict]:
+    """Each retraction with the restore that ended it (None while it holds), oldest first."""
+    spans: list[dict] = []
+    for version in retractions:
+        if version.change in RETRACTING_CHANGES:
+            spans.append({"retracted": version, "restored": None})
+        elif spans and spans[-1]["restored"] is None:
+            spans[-1]["restored"] = version
+    return spans
+
+
+def fact_page_context(fact: Fact, *, can_configure: bool) -> dict:
+    replaced = list(fact.supersedes.select_related("server", "author_user").order_by("-retracted_at"))
+    attach_audiences(replaced)
+    attach_flags([fact])
+    return {"replaced": replaced, "retractions": retraction_spans(fact_retractions(fact)),
+            **timeline_context(fact, can_configure=can_configure)}
