@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import DatabaseError, IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
 
@@ -38,6 +39,7 @@ from memory.configuration.selectors import ai_settings_for_server
 from memory.models import Fact, ModelEndpoint
 from memory.types import CONSOLIDATING_TYPES, profile_for
 from teams.models import Server
+from teams.services import audit_record
 
 from .holds import ADVISORY_LOCK_NAMESPACE, hold_rounds_off
 from .model_review import ModelReview, model_review, summary_draft
@@ -113,14 +115,18 @@ class RoundNotQueued(Exception):
     """A round of this server is already waiting or running."""
 
 
-def round_queue(*, server: Server, trigger: str) -> ConsolidationRound:
-    """Create a queued round and hand it to the worker once the row is committed."""
+def round_queue(*, server: Server, trigger: str, actor: AbstractBaseUser | None = None) -> ConsolidationRound:
+    """Create a queued round and hand it to the worker once the row is committed. A round a person started
+    (`actor`) is audited with who started it; beat's rounds are not (the rounds themselves are their record)."""
     if not profile_for(ai_settings_for_server(server).memory_type).consolidates:
         raise RoundNotQueued("Rounds run only under Consolidated and Semantic; what an earlier round proposed "
                              "can still be answered.")
     try:
         with transaction.atomic():
             queued = ConsolidationRound.objects.create(server=server, trigger=trigger)
+            if actor is not None:
+                audit_record(actor=actor, server=server, action="consolidation.round_start", count=1,
+                             result=f"round {queued.pk} queued")
     except IntegrityError:
         raise RoundNotQueued("A round of this server is already waiting or running.") from None
     enqueue_on_commit("consolidation.tasks.run_round", queued.pk)

@@ -146,7 +146,7 @@ def round_start_view(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
     """Configure users start a round now (it still refuses itself when it would yield nothing)."""
     server = server_for_configurer(request.user, guild_id)
     try:
-        queued = round_queue(server=server, trigger=RoundTrigger.MANUAL)
+        queued = round_queue(server=server, trigger=RoundTrigger.MANUAL, actor=request.user)
     except RoundNotQueued as refused:
         return _review_response(request, server, str(refused), status=409)
     return _review_response(request, server, "A round is queued; this block follows its progress.",

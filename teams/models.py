@@ -118,6 +118,11 @@ class AuditEntry(models.Model):
     target_ids = models.JSONField(default=list, blank=True)
     count = models.PositiveIntegerField(default=0)
     result = models.TextField(blank=True)
+    # What changed, for the audit page to list: [{"field": label, "old": …, "new": …}], or {"field", "said"} for a
+    # secret, whose values are never written here (an API key reads "set", "changed" or "removed").
+    changes = models.JSONField(default=list, blank=True)
+    fact_version = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The version of the fact (the first target) this change made.")
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -21,6 +21,23 @@ BOT_TOKEN_PREFIX = "lk_"
 # Audit -----------------------------------------------------------------------
 
 
+def audit_change(field: str, old: str, new: str) -> dict[str, str]:
+    """One changed field as the audit page lists it: its label as staff read it, old → new (both already short)."""
+    return {"field": field, "old": old, "new": new}
+
+
+def audit_change_said(field: str, said: str) -> dict[str, str]:
+    """A change told only by what happened ("set", "changed", "removed"), never its values: a secret, or words
+    that the append-only log must not keep (a fact's wording may be about a member a wipe removes)."""
+    return {"field": field, "said": said}
+
+
+def audit_changes_text(changes: Iterable[dict[str, str]]) -> str:
+    """The changes as one line ("Label: old → new; API key: changed"), for the result column and the admin."""
+    return "; ".join(f"{change['field']}: {change['said']}" if "said" in change
+                     else f"{change['field']}: {change['old']} → {change['new']}" for change in changes)
+
+
 def audit_record(
     *,
     actor: AbstractBaseUser | None,
@@ -30,8 +47,12 @@ def audit_record(
     count: int = 0,
     result: str = "",
     actor_label: str = "",
+    changes: Iterable[dict[str, str]] = (),
+    fact_version: int | None = None,
 ) -> AuditEntry:
-    """Append one audit row; it can never be changed or removed afterwards."""
+    """Append one audit row; it can never be changed or removed afterwards. `changes` (audit_change,
+    audit_change_said) are what the audit page lists; `fact_version` is the version of the first target fact
+    this change made, which the page links to."""
     label = actor_label or (actor.get_username() if actor is not None else "system")
     return AuditEntry.objects.create(
         actor=actor,
@@ -41,6 +62,8 @@ def audit_record(
         target_ids=list(target_ids),
         count=count,
         result=result,
+        changes=list(changes),
+        fact_version=fact_version,
     )
 
 

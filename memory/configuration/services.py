@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -15,7 +16,7 @@ from memory.models import AISettings, MemoryType, ModelEndpoint, ModelPurpose
 from memory.text.limits import kept_precision
 from memory.types import profile_for
 from teams.models import Server
-from teams.services import audit_record
+from teams.services import audit_change, audit_changes_text, audit_record, audit_change_said
 
 from .selectors import ai_settings_for_server
 from .settings_fields import BY_NAME, CHANNELS, NUMBER, TEXT, WEIGHT_NAMES
@@ -45,7 +46,8 @@ def memory_type_set(*, server: Server, actor: AbstractBaseUser, memory_type: str
     ai_settings.save(update_fields=["memory_type", "changed_at"])
     server.ai_settings = ai_settings  # the caller's server object now carries the saved row
     if previous != memory_type:
-        audit_record(actor=actor, server=server, action="memory_type.set", result=f"{previous} → {memory_type}")
+        audit_record(actor=actor, server=server, action="memory_type.set", result=f"{previous} → {memory_type}",
+                     changes=[audit_change("Memory type", profile_for(previous).label, profile.label)])
     if profile.embeds and previous != memory_type:
         catchup_start(server)  # every fact without a vector from the current model gets one
     return ai_settings
@@ -106,21 +108,58 @@ def ai_settings_update(*, server: Server, actor: AbstractBaseUser, read: Channel
     if errors:
         raise ValidationError(errors)
     ai_settings = AISettings.objects.select_for_update().get(pk=ai_settings_ensure(server=server).pk)
-    changed = []
+    changed, changes = [], []
     for name, value in values.items():
         new, old = _stored_form(name, value), getattr(ai_settings, name)
         if new != old:
             setattr(ai_settings, name, new)
-            changed.append(f"{name.replace('_', ' ')}: {BY_NAME[name].shown(old)} → {BY_NAME[name].shown(new)}")
+            setting = BY_NAME[name]
+            changed.append(name)
+            changes.append(audit_change(setting.audit_label, setting.shown(old), setting.shown(new)))
     if changed:
         ai_settings.changed_at = timezone.now()
         ai_settings.save()
         audit_record(actor=actor, server=server, action="ai_settings.update", count=len(changed),
-                     result="; ".join(changed))
+                     result=audit_changes_text(changes), changes=changes)
     server.ai_settings = ai_settings
-    if "embedding_provider" in values and any(part.startswith("embedding provider:") for part in changed):
+    if "embedding_provider" in changed:
         catchup_if_embedding(server)
     return ai_settings
+
+
+def _url_shown(url: str) -> str:
+    """An endpoint URL as the audit log shows it: without user, password or query, either of which may hold a key."""
+    if not url:
+        return "none"
+    parts = urlsplit(url)
+    host = f"[{parts.hostname}]" if ":" in (parts.hostname or "") else (parts.hostname or "")
+    port = f":{parts.port}" if parts.port else ""
+    user = "…@" if parts.username or parts.password else ""
+    return f"{parts.scheme}://{user}{host}{port}{parts.path}{'?…' if parts.query else ''}"
+
+
+def _endpoint_changes(purpose: str, before: ModelEndpoint | None, after: ModelEndpoint | None,
+                      key_said: str) -> list[dict[str, str]]:
+    """What saving (or removing) an endpoint changed, as the audit page lists it; the key only as `key_said`."""
+    label = ModelPurpose(purpose).label
+    old_url, old_model = (before.base_url, before.model_name) if before else ("", "")
+    new_url, new_model = (after.base_url, after.model_name) if after else ("", "")
+    changes = []
+    if old_url != new_url:
+        changes.append(audit_change(f"{label} URL", _url_shown(old_url), _url_shown(new_url)))
+    if old_model != new_model:
+        changes.append(audit_change(f"{label} name", old_model or "none", new_model or "none"))
+    if key_said:
+        changes.append(audit_change_said(f"{label} API key", key_said))
+    return changes
+
+
+def _key_said(had_key: bool, api_key: str | None) -> str:
+    if api_key is None:
+        return ""
+    if not api_key:
+        return "removed" if had_key else ""
+    return "changed" if had_key else "set"
 
 
 @transaction.atomic
@@ -133,7 +172,8 @@ def model_endpoint_set(
     model_name: str,
     api_key: str | None,
 ) -> ModelEndpoint:
-    """Save one model endpoint. `api_key=None` keeps the stored key; "" removes it."""
+    """Save one model endpoint. `api_key=None` keeps the stored key; "" removes it. Audited with each field that
+    changed (old → new), the key only as set, changed or removed; saved as it was: no audit row."""
     if purpose not in ModelPurpose.values:
         raise ValidationError({"purpose": "The purpose must be reply, consolidation or embedding."})
     endpoint = ModelEndpoint.objects.filter(server=server, purpose=purpose).first() or ModelEndpoint(
@@ -145,10 +185,13 @@ def model_endpoint_set(
         # The settings page saves every endpoint it shows: one left as it was is not a change (no audit row,
         # and under Semantic no catch-up round that would put searches back on words until it ends).
         return endpoint
+    before = ModelEndpoint(base_url=endpoint.base_url, model_name=endpoint.model_name) if endpoint.pk else None
+    had_key = bool(endpoint.api_key_encrypted)
+    key_said = ""
     if endpoint.pk and endpoint.base_url != base_url and api_key is None and endpoint.api_key_encrypted:
         # A stored key is never sent to a new address it was not entered for: pointing the endpoint
         # elsewhere would otherwise hand the key to whoever runs that address.
-        api_key = ""
+        api_key, key_said = "", "removed (a stored key never goes to a new address)"
     endpoint.base_url = base_url
     endpoint.model_name = model_name.strip()
     if api_key is not None:
@@ -159,7 +202,9 @@ def model_endpoint_set(
     endpoint.changed_at = timezone.now()
     endpoint.full_clean(exclude=["server"])
     endpoint.save()
-    audit_record(actor=actor, server=server, action="model_endpoint.set", result=purpose)
+    changes = _endpoint_changes(purpose, before, endpoint, key_said or _key_said(had_key, api_key))
+    audit_record(actor=actor, server=server, action="model_endpoint.set", count=len(changes),
+                 result=f"{purpose}: {audit_changes_text(changes)}", changes=changes)
     if purpose in (ModelPurpose.EMBEDDING, ModelPurpose.REPLY):
         catchup_if_embedding(server)
     return endpoint
@@ -167,9 +212,13 @@ def model_endpoint_set(
 
 @transaction.atomic
 def model_endpoint_remove(*, server: Server, actor: AbstractBaseUser, purpose: str) -> None:
-    """Forget the endpoint (and its key) for this purpose."""
-    removed, _ = ModelEndpoint.objects.filter(server=server, purpose=purpose).delete()
-    if removed:
-        audit_record(actor=actor, server=server, action="model_endpoint.remove", result=purpose)
-        if purpose in (ModelPurpose.EMBEDDING, ModelPurpose.REPLY):
-            catchup_if_embedding(server)
+    """Forget the endpoint (and its key) for this purpose; audited with what it was (its key only as removed)."""
+    endpoint = ModelEndpoint.objects.filter(server=server, purpose=purpose).first()
+    if endpoint is None:
+        return
+    endpoint.delete()
+    changes = _endpoint_changes(purpose, endpoint, None, "removed" if endpoint.api_key_encrypted else "")
+    audit_record(actor=actor, server=server, action="model_endpoint.remove", count=len(changes),
+                 result=f"{purpose}: {audit_changes_text(changes)}", changes=changes)
+    if purpose in (ModelPurpose.EMBEDDING, ModelPurpose.REPLY):
+        catchup_if_embedding(server)

@@ -19,13 +19,20 @@ class Setting:
     """One field of AISettings that the settings page changes."""
 
     name: str
-    label: str  # as the error sentence and the audit log name it
+    label: str  # as the error sentence names it
     kind: str  # NUMBER | WHOLE | FLAG | CHOICE | TEXT | CHANNELS
     low: float | None = None
     high: float | None = None
     choices: tuple[str, ...] = ()
     max_length: int | None = None
     min_length: int = 0
+    heading: str = ""  # as the settings page and the audit log name it, when the error sentence's label is shared
+    choice_labels: tuple[tuple[str, str], ...] = ()  # how each choice reads on the page (and so in the log)
+    zero_reads: str = ""  # what 0 means, for a whole number where it is not a number of anything ("forever")
+
+    @property
+    def audit_label(self) -> str:
+        return self.heading or self.label
 
     def problem(self, value: object) -> str | None:
         """The sentence saying what is wrong with `value`, or None."""
@@ -43,6 +50,10 @@ class Setting:
             return f"“{text[:40]}…”" if len(text) > 40 else (f"“{text}”" if text else "empty")
         if self.kind == NUMBER:
             return f"{value:g}"
+        if self.kind == CHOICE:
+            return dict(self.choice_labels).get(value, str(value))
+        if self.kind == WHOLE and value == 0 and self.zero_reads:
+            return f"0 ({self.zero_reads})"
         return str(value)
 
 
@@ -90,24 +101,33 @@ _CHECKS: dict[str, Callable[[Setting, object], str | None]] = {
 _WEIGHT = AISettings.WEIGHT_RANGE
 SETTINGS: tuple[Setting, ...] = (
     Setting("max_injected_items", "Maximum injected memory items", WHOLE, *AISettings.MAX_INJECTED_RANGE),
-    Setting("weight_recency", "Each ranking weight", NUMBER, *_WEIGHT),
-    Setting("weight_importance", "Each ranking weight", NUMBER, *_WEIGHT),
-    Setting("weight_relevance", "Each ranking weight", NUMBER, *_WEIGHT),
+    Setting("weight_recency", "Each ranking weight", NUMBER, *_WEIGHT, heading="Recency weight"),
+    Setting("weight_importance", "Each ranking weight", NUMBER, *_WEIGHT, heading="Importance weight"),
+    Setting("weight_relevance", "Each ranking weight", NUMBER, *_WEIGHT, heading="Relevance weight"),
     Setting("read_all_channels", "Memory may be read in every channel", FLAG),
     Setting("read_channel_ids", "Read channels", CHANNELS),
     Setting("write_all_channels", "Memory may be written in every channel", FLAG),
     Setting("write_channel_ids", "Write channels", CHANNELS),
     Setting("include_threads", "Include threads", FLAG),
-    Setting("reply_channel_ids", "Reply channels", CHANNELS),
-    Setting("remember_limit_per_hour", "The remember limit", WHOLE, *AISettings.REMEMBER_LIMIT_RANGE),
-    Setting("embedding_provider", "Embeddings", CHOICE, choices=tuple(EmbeddingProviderChoice.values)),
-    Setting("exchange_log_days", "Keep exchange logs for", WHOLE, *AISettings.EXCHANGE_LOG_DAYS_RANGE),
-    Setting("forget_me_mode", "When a member asks to be forgotten", CHOICE, choices=tuple(ForgetMeMode.values)),
-    Setting("speaker_share", "The share of slots for the speaker", NUMBER, 0.0, 1.0),
-    Setting("pinned_max_items", "Pinned facts in every reply", WHOLE, *AISettings.PINNED_MAX_ITEMS_RANGE),
-    Setting("pinned_max_chars", "Characters of pinned facts", WHOLE, *AISettings.PINNED_MAX_CHARS_RANGE),
+    Setting("reply_channel_ids", "Reply channels", CHANNELS,
+            heading="Channels where the Discord bot answers every message"),
+    Setting("remember_limit_per_hour", "The remember limit", WHOLE, *AISettings.REMEMBER_LIMIT_RANGE,
+            heading="Facts the bot may remember per member and hour"),
+    Setting("embedding_provider", "Embeddings", CHOICE, choices=tuple(EmbeddingProviderChoice.values),
+            heading="Embeddings (Semantic)", choice_labels=tuple(EmbeddingProviderChoice.choices)),
+    Setting("exchange_log_days", "Keep exchange logs for", WHOLE, *AISettings.EXCHANGE_LOG_DAYS_RANGE,
+            heading="Keep exchange logs for (days)", zero_reads="forever"),
+    Setting("forget_me_mode", "When a member asks to be forgotten", CHOICE, choices=tuple(ForgetMeMode.values),
+            choice_labels=tuple(ForgetMeMode.choices)),
+    Setting("speaker_share", "The share of slots for the speaker", NUMBER, 0.0, 1.0,
+            heading="Share of the slots for the speaker"),
+    Setting("pinned_max_items", "Pinned facts in every reply", WHOLE, *AISettings.PINNED_MAX_ITEMS_RANGE,
+            heading="Pinned facts in every reply, at most"),
+    Setting("pinned_max_chars", "Characters of pinned facts", WHOLE, *AISettings.PINNED_MAX_CHARS_RANGE,
+            heading="Characters of pinned facts, at most"),
     Setting("max_memory_chars", "Maximum memory characters", WHOLE, *AISettings.MAX_MEMORY_CHARS_RANGE),
-    *(Setting(f"half_life_{kind}_days", f"The half-life of {label}", WHOLE, *AISettings.HALF_LIFE_DAYS_RANGE)
+    *(Setting(f"half_life_{kind}_days", f"The half-life of {label}", WHOLE, *AISettings.HALF_LIFE_DAYS_RANGE,
+              heading=f"Half-life of {label} (days)", zero_reads="never ages")
       for kind, label in (("rule", "rules"), ("lore", "lore"), ("profile", "profiles"),
                           ("preference", "preferences"), ("event", "events"))),
     Setting("bot_name", "The bot's name", TEXT, max_length=AISettings.BOT_NAME_MAX_LENGTH),

@@ -16,7 +16,7 @@ from memory.indexing.vectors import queue_fact_embeddings
 from memory.models import AUDIENCE_BREADTH, Audience, AuthorKind, Exchange, Fact, FactVersion, Scope, VersionChange
 from memory.text.limits import clean_text, validate_content, validate_key, validate_unit_interval
 from teams.models import Server
-from teams.services import audit_record
+from teams.services import audit_change, audit_record, audit_change_said
 
 from .held_back import held_back_refresh_around
 from .validation import (  # noqa: F401 - the validators are imported from here too
@@ -121,7 +121,8 @@ def fact_create(
                    related_number=replaces.number if replaces is not None else None)
     _queue_embedding(fact)
     if author.kind == AuthorKind.STAFF:
-        audit_record(actor=author.user, server=server, action="fact.create", target_ids=[fact.number], count=1)
+        audit_record(actor=author.user, server=server, action="fact.create", target_ids=[fact.number], count=1,
+                     fact_version=fact.version)
     return fact
 
 
@@ -217,8 +218,23 @@ def fact_update(
                              at=locked.changed_at)
     _queue_embedding(locked)  # a wording already embedded is skipped by its hash
     audit_record(actor=actor, server=locked.server, action="fact.edit", target_ids=[locked.number], count=1,
-                 result=f"version {version.version}: {', '.join(new)}")
+                 result=f"version {version.version}: {', '.join(new)}", changes=_edit_changes(old, new),
+                 fact_version=version.version)
     return locked
+
+
+# How an edit reads in the audit log, which is never wiped: the wording and the key only as "changed", since they
+# may be about a member whose memory a wipe must leave nothing of; the fact's page (linked) keeps the words.
+_EDIT_LABELS = {"key": "Key", "content": "Wording", "confidence": "Confidence", "importance": "Importance",
+                "kind": "Kind"}
+
+
+def _edit_changes(old: dict, new: dict) -> list[dict[str, str]]:
+    def shown(value: object) -> str:
+        return "unscored" if value is None else (f"{value:g}" if isinstance(value, float) else str(value))
+
+    return [audit_change_said(_EDIT_LABELS[name], "changed") if name in ("key", "content")
+            else audit_change(_EDIT_LABELS[name], shown(old[name]), shown(new[name])) for name in new]
 
 
 def fact_refreshed(fact: Fact) -> Fact:
@@ -242,7 +258,7 @@ def fact_pin_set(*, fact: Fact, pinned: bool, actor: AbstractBaseUser) -> Fact:
                    before={"pinned": not pinned}, after={"pinned": pinned})
     held_back_refresh_around(locked)  # a pinned fact never gives way to the bot's newer one
     audit_record(actor=actor, server=locked.server, action="fact.pin" if pinned else "fact.unpin",
-                 target_ids=[locked.number], count=1)
+                 target_ids=[locked.number], count=1, fact_version=locked.version)
     return locked
 
 
@@ -289,7 +305,8 @@ def fact_audience_set(*, fact: Fact, audience: str, actor: AbstractBaseUser, cha
     version_record(locked, VersionChange.AUDIENCE, Actor.staff(actor), before=old, after=new)
     held_back_refresh_around(locked)  # a contradiction's newer side holds the older back only where it is seen
     audit_record(actor=actor, server=locked.server, action="fact.audience", target_ids=[locked.number], count=1,
-                 result=f"{before} → {_audience_label(audience, channel_label)}")
+                 result=f"{before} → {_audience_label(audience, channel_label)}", fact_version=locked.version,
+                 changes=[audit_change("Audience", before, _audience_label(audience, channel_label))])
     return locked
 
 
@@ -315,7 +332,8 @@ def fact_restore(*, fact: Fact, actor: AbstractBaseUser) -> Fact:
     locked.save(update_fields=["retracted_at", "retraction_reason", "superseded_by", "valid_from", "changed_at",
                                "version"])
     version_record(locked, VersionChange.RESTORE, Actor.staff(actor), before=before, at=now)
-    audit_record(actor=actor, server=locked.server, action="fact.restore", target_ids=[locked.number], count=1)
+    audit_record(actor=actor, server=locked.server, action="fact.restore", target_ids=[locked.number], count=1,
+                 fact_version=locked.version)
     return locked
 
 
@@ -380,7 +398,7 @@ def fact_version_undo(*, version: FactVersion, actor: AbstractBaseUser) -> Fact:
                           undoes=version, at=locked.changed_at)
     _queue_embedding(locked)
     audit_record(actor=actor, server=locked.server, action="fact.undo", target_ids=[locked.number], count=1,
-                 result=f"version {undo.version} undoes version {version.version}")
+                 result=f"version {undo.version} undoes version {version.version}", fact_version=undo.version)
     return locked
 
 
@@ -393,5 +411,5 @@ def fact_retract_by_staff(*, fact: Fact, reason: str, actor: AbstractBaseUser) -
         raise ValidationError({"reason": "Say why the fact no longer holds; the reason stays on its page."})
     retracted = fact_retract(fact=fact, reason=reason, by=Actor.staff(actor))
     audit_record(actor=actor, server=retracted.server, action="fact.retract", target_ids=[retracted.number],
-                 count=1, result=reason[:200])
+                 count=1, result=reason[:200], fact_version=retracted.version)
     return retracted

@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from teams.services import audit_record, configure_grant, membership_add, server_create, team_create
+from teams.services import (
+    audit_change,
+    audit_change_said,
+    audit_record,
+    configure_grant,
+    membership_add,
+    server_create,
+    team_create,
+)
 from tests.factories import UserFactory
 
 from .conftest import screenshot
@@ -32,6 +40,13 @@ def logged(transactional_db):
                  result="max_injected_items 20→25; read_channel_ids 111000000000000111,111000000000000222,"
                         "111000000000000333; include_threads off→on",
                  actor_label="community-manager-with-a-rather-long-name@retro-arcade.example")
+    audit_record(actor=owner, server=server, action="ai_settings.update", count=3, changes=[
+        audit_change("Maximum injected memory items", "20", "25"),
+        audit_change("Read channels", "none", "111000000000000111, 111000000000000222, 111000000000000333"),
+        audit_change("When a member asks to be forgotten", "File a request for staff to act on",
+                     "Wipe the member's memory at once")])
+    audit_record(actor=owner, server=server, action="fact.edit", target_ids=[12], count=1, fact_version=3,
+                 changes=[audit_change_said("Wording", "changed"), audit_change("Confidence", "1", "0.8")])
     return server
 
 
@@ -58,6 +73,10 @@ def test_on_a_phone_every_entry_reads_top_to_bottom_without_scrolling_sideways(l
     assert page.locator("table.audit thead").bounding_box()["width"] <= 1
     # A value that is empty leaves no dangling label.
     expect(page.locator("table.audit tbody tr", has_text="summary.set").locator("td[data-label=Result]")).to_be_hidden()
+    # A fact's change links its version on the fact's page; the changes of a save read one per line.
+    expect(page.locator("table.audit tbody tr", has_text="fact.edit").get_by_role("link", name="version 3")
+           ).to_have_attribute("href", f"/servers/{GUILD}/facts/12/#version-3")
+    expect(page.locator("ul.audit-changes li", has_text="Read channels: none →")).to_be_visible()
     screenshot(page, "audit-log-390")
 
 

@@ -100,8 +100,13 @@ def test_the_audit_row_names_each_changed_setting_with_its_old_and_new_value(ser
                        exchange_log_days=30)
 
     entry = AuditEntry.objects.get(action="ai_settings.update")
-    assert entry.result == ("max injected items: 20 → 35; include threads: off → on; "
-                            "exchange log days: 90 → 30")
+    assert entry.result == ("Maximum injected memory items: 20 → 35; Include threads: off → on; "
+                            "Keep exchange logs for (days): 90 → 30")
+    assert entry.changes == [
+        {"field": "Maximum injected memory items", "old": "20", "new": "35"},
+        {"field": "Include threads", "old": "off", "new": "on"},
+        {"field": "Keep exchange logs for (days)", "old": "90", "new": "30"},
+    ]
     assert entry.count == 3
 
 
@@ -155,5 +160,5 @@ def test_the_persona_is_saved_trimmed_and_audited_without_its_whole_text(server,
     stored = AISettings.objects.get(server=server)
     assert stored.bot_name == "Pixel"
     result = AuditEntry.objects.get(action="ai_settings.update").result
-    assert "bot name: empty → “Pixel”" in result
-    assert "bot description: empty → “A cheerful arcade robot who loves high s…”" in result
+    assert "The bot's name: empty → “Pixel”" in result
+    assert "The bot's description: empty → “A cheerful arcade robot who loves high s…”" in result

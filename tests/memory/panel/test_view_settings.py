@@ -217,7 +217,9 @@ def test_saving_both_settings_audits_old_and_new(owner, server):
     stored = ai_settings_for_server(server)
     assert (stored.exchange_log_days, stored.forget_me_mode) == (30, "wipe")
     result = AuditEntry.objects.get(action="ai_settings.update").result
-    assert "exchange log days: 90 → 30" in result and "forget me mode: request → wipe" in result
+    assert "Keep exchange logs for (days): 90 → 30" in result
+    assert ("When a member asks to be forgotten: File a request for staff to act on → Wipe the member's memory at "
+            "once") in result
 
 
 def test_keeping_logs_forever_is_zero_days(owner, server):

@@ -60,8 +60,8 @@ def test_the_owner_saves_them_all_and_the_audit_names_each_old_and_new(owner, se
         "bot_description": "A cheerful arcade cabinet who loves high scores.",
         "style_sample": "Woo! Another quarter in the machine, friend!"}
     result = AuditEntry.objects.get(action="ai_settings.update").result
-    for part in ("speaker share: 0.25 → 0.5", "max memory chars: 6000 → 3000", "half life event days: 30 → 7",
-                 "bot name: empty → “Pixel”"):
+    for part in ("Share of the slots for the speaker: 0.25 → 0.5", "Maximum memory characters: 6000 → 3000",
+                 "Half-life of events (days): 30 → 7", "The bot's name: empty → “Pixel”"):
         assert part in result, part
 
 
