@@ -38,7 +38,8 @@ Vectors come from the built-in local model, cached next to the database (dedupe_
 directory) so later runs embed nothing; the provider of memory.indexing.vectors is swapped in this process only
 for that cache around the same model.
 
-`--pairs-only`: the labelled pairs alone (any database). `--smoke`: a few pairs of each half, and one timed call
+`--pairs-only`: the labelled pairs alone (any database). `--remembers-only`: the timed remembers alone (their
+figures to compare before and after a change of the write path, without the minutes the pairs take). `--smoke`: a few pairs of each half, and one timed call
 on a 20-fact server of its own (guild ...0092).
 """
 
@@ -390,8 +391,11 @@ def _remember_timing(smoke: bool) -> None:
               f"{left} left", file=sys.stderr)
 
 
-def main(*, smoke: bool, pairs_only: bool = False) -> None:
+def main(*, smoke: bool, pairs_only: bool = False, remembers_only: bool = False) -> None:
     setup_django()
+    if remembers_only:
+        _remember_timing(smoke)
+        return
     import memory.indexing.vectors as vectors
 
     var_dir = Path(os.environ.get("LOREKEEPER_VAR_DIR", "var/bench"))
@@ -407,4 +411,5 @@ def main(*, smoke: bool, pairs_only: bool = False) -> None:
 
 
 if __name__ == "__main__":
-    run(main, pairs_only="the labelled pairs only, without the timed remembers (no bench server needed)")
+    run(main, pairs_only="the labelled pairs only, without the timed remembers (no bench server needed)",
+        remembers_only="the timed remembers only (actions.remember.*, dedupe.check.*), without the labelled pairs")

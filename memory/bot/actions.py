@@ -120,8 +120,10 @@ def _ignored(op: str, number: int | None, detail: str) -> ActionResult:
 
 def _locked_exchange(exchange: Exchange) -> Exchange:
     """The exchange row alone is locked (of=self): locking its server too would block every write that checks a
-    foreign key to the server at commit (a fact's version) while this waits for that write's fact: a deadlock."""
-    return Exchange.objects.select_for_update(of=("self",)).select_related("server").get(pk=exchange.pk)
+    foreign key to the server at commit (a fact's version) while this waits for that write's fact: a deadlock. The
+    server's AI settings come in the same read (rules_now needs them): one round trip fewer on every action."""
+    return Exchange.objects.select_for_update(of=("self",)).select_related("server", "server__ai_settings").get(
+        pk=exchange.pk)
 
 
 def _remembered_last_hour(exchange: Exchange) -> int:

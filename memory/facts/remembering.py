@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from consolidation.models import Proposal, ProposalKind, ProposalStatus
@@ -17,10 +17,11 @@ from memory.models import Exchange, Fact, FactVersion, VersionChange
 from teams.models import Server
 
 from .confidence import SAME_MEMBER_WINDOW, reinforced_confidence, source_confidence
-from .held_back import held_back_refresh, holds_back
+from .held_back import holds_back
+from .inserting import rows_sql
 from .sameness import Meaning, same_key_other_statements, statement_already_known
-from .services import FactAuthor, fact_create, locked_fact
-from .versions import Actor, version_record
+from .services import FactAuthor, FactGone, fact_create
+from .versions import Actor, version_new
 
 
 @dataclass(frozen=True)
@@ -35,50 +36,92 @@ class Remembered:
     held_back: tuple[int, ...] = ()  # those of them the bot is no longer handed until someone answers
 
 
-@transaction.atomic
+# Every column but the search vector, which nothing on this path reads.
+REINFORCE_COLUMNS = ", ".join(f"f.{field.column}" for field in Fact._meta.concrete_fields if not field.generated)
+# The fact, locked, with whether this member said it within SAME_MEMBER_WINDOW (its versions, along
+# fact_version_timeline): one round trip.
+REINFORCE_LOCK_SQL = f"""
+    SELECT {REINFORCE_COLUMNS}, %(member)s <> '' AND EXISTS (
+        SELECT 1 FROM memory_factversion v
+        WHERE v.fact_id = f.id AND v.member_id = %(member)s AND v.change = ANY(%(changes)s) AND v.at >= %(since)s
+    ) AS heard_recently
+    FROM memory_fact f WHERE f.id = %(fact)s FOR UPDATE OF f
+"""
+
+
+def _reinforce_write(fact: Fact, version: FactVersion) -> None:
+    """The new mention count, confidence and changed_at, and the version saying so, in one statement."""
+    columns, values, params = rows_sql([version])
+    sql = f"""
+        WITH updated AS (
+            UPDATE memory_fact SET mention_count = %s, confidence = %s, changed_at = %s WHERE id = %s
+        )
+        INSERT INTO memory_factversion ({columns}) VALUES ({values[0]})
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [fact.mention_count, fact.confidence, fact.changed_at, fact.pk, *params])
+
+
+@transaction.atomic(savepoint=False)  # nothing on the write path catches its errors: a savepoint would buy nothing
 def fact_reinforce(*, fact: Fact, by: Actor, source_weight: float) -> Fact:
     """The statement was made again: one more mention, its changed_at refreshed; its confidence rises when the
     member saying it has not done so within a day (another member, or the same one on another day). Kept as a
     version of its history, but the fact's `version` stays: its wording and audience did not change, so an edit
     begun before it and a proposal about the fact still apply."""
-    locked = locked_fact(fact)
     now = timezone.now()
-    heard_recently = bool(by.member_id) and FactVersion.objects.filter(
-        fact=locked, member_id=by.member_id, change__in=(VersionChange.CREATE, VersionChange.REINFORCE),
-        at__gte=now - SAME_MEMBER_WINDOW).exists()
+    found = list(Fact.objects.raw(REINFORCE_LOCK_SQL, {
+        "fact": fact.pk, "member": by.member_id, "since": now - SAME_MEMBER_WINDOW,
+        "changes": [VersionChange.CREATE, VersionChange.REINFORCE]}))
+    if not found:
+        raise FactGone(f"Fact #{fact.number} was deleted meanwhile.")
+    locked = found[0]
     before = {"mention_count": locked.mention_count, "confidence": locked.confidence}
     locked.mention_count += 1
-    if not heard_recently:
+    if not locked.heard_recently:
         locked.confidence = reinforced_confidence(locked.confidence, source_weight)
     locked.changed_at = now
-    locked.save(update_fields=["mention_count", "confidence", "changed_at"])
     after = {"mention_count": locked.mention_count, "confidence": locked.confidence}
-    version_record(locked, VersionChange.REINFORCE, by, before=before, after=after, at=now)
+    _reinforce_write(locked, version_new(locked, VersionChange.REINFORCE, by, before, after, at=now))
     return locked
 
 
 def _flag_contradictions(fact: Fact, older: list[Fact]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Each same-key fact that says something else becomes a contradiction flag for staff (a proposal without a
     round), and is held back from the bot (the newer one is handed over) until someone answers it
-    (memory.facts.held_back). The numbers flagged, and those held back."""
+    (memory.facts.held_back). The numbers flagged, and those held back.
+
+    One statement writes the flags and holds back what they hold back. held_back_refresh is not needed: `fact` is
+    new, so every flag is new, and a flag only ever adds a reason to hold back; the older facts' held_back, kept
+    exact by every service that changes what it rests on, already answers for every other flag."""
     flags = []
+    holding = []
     for other in older:
         low, high = sorted((fact.pk, other.pk))
-        until = (f"until someone answers, the bot is handed only the newer, #{fact.number}" if holds_back(fact, other)
+        holds = holds_back(fact, other)
+        holding += [other.pk] if holds else []
+        until = (f"until someone answers, the bot is handed only the newer, #{fact.number}" if holds
                  else "both are handed over until someone answers")
         flags.append(Proposal(
             server_id=fact.server_id, kind=ProposalKind.CONTRADICTION, keeper=fact, other=other, pair_low=low,
             pair_high=high, status=ProposalStatus.PENDING, keeper_version=fact.version, other_version=other.version,
             why=(f"#{fact.number} was remembered with the key of #{other.number} and says something else; "
                  f"{until}.")[:300]))
-    # One statement for all of them; a pair already waiting keeps its flag (one pending proposal per pair).
-    Proposal.objects.bulk_create(flags, ignore_conflicts=True)
-    held_back_refresh(other.pk for other in older)
-    held = set(Fact.objects.filter(pk__in=[other.pk for other in older], held_back=True).values_list("pk", flat=True))
+    columns, values, params = rows_sql(flags)
+    # A pair already waiting keeps its flag (one pending proposal per pair), as bulk_create(ignore_conflicts=True).
+    sql = f"""
+        WITH flagged AS (
+            INSERT INTO consolidation_proposal ({columns}) VALUES {", ".join(f"({row})" for row in values)}
+            ON CONFLICT DO NOTHING
+        )
+        UPDATE memory_fact SET held_back = true WHERE id = ANY(%s) AND NOT held_back
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, holding])
+    held = set(holding) | {other.pk for other in older if other.held_back}
     return tuple(other.number for other in older), tuple(other.number for other in older if other.pk in held)
 
 
-@transaction.atomic
+@transaction.atomic(savepoint=False)  # as fact_reinforce
 def fact_remember(*, server: Server, exchange: Exchange | None, member_id_of_author: str, key: str, content: str,
                   scope: str, member_id: str, importance: float | None, confidence: float | None, kind: str | None,
                   audience: str, source_channel_id: str, source_thread_id: str, flag_contradictions: bool,

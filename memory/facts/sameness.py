@@ -67,6 +67,16 @@ CLOSENESS_SQL = f"""
     FROM memory_fact f JOIN memory_factembedding e ON e.fact_id = f.id AND e.model_name = %(model)s
     WHERE f.id = ANY(%(ids)s) AND f.member_id = %(member)s AND f.scope = %(scope)s AND f.retracted_at IS NULL
 """
+# The newest same-key facts of the subject along fact_same_words (its first three columns), with what flagging and
+# holding back need (version, pinned, held_back) and without the search vector, which nothing here reads.
+SAME_KEY_CANDIDATES = 20
+SAME_KEY_SQL = f"""
+    SELECT {CANDIDATE_COLUMNS}, f.scope, f.member_id, f.version, f.held_back
+    FROM memory_fact f
+    WHERE f.server_id = %(server)s AND f.key = %(key)s AND f.member_id = %(member)s AND f.retracted_at IS NULL
+      AND f.scope = %(scope)s AND f.id <> %(fact)s
+    ORDER BY f.changed_at DESC, f.id DESC LIMIT %(limit)s
+"""
 
 
 @dataclass(frozen=True)
@@ -145,9 +155,8 @@ def same_key_other_statements(fact: Fact) -> list[Fact]:
     he/him" under one key pronouns say nothing against each other; "Alex and Nova" / "Alex and Sam are the
     moderators" do)."""
     wanted = normalised(fact.content)
-    facts = Fact.objects.filter(server_id=fact.server_id, retracted_at__isnull=True, scope=fact.scope,
-                                member_id=fact.member_id, key=fact.key).exclude(pk=fact.pk).order_by(
-        "-changed_at", "-id")[:20]
+    facts = _candidates(SAME_KEY_SQL, {"server": fact.server_id, "key": fact.key, "member": fact.member_id,
+                                       "scope": fact.scope, "fact": fact.pk, "limit": SAME_KEY_CANDIDATES})
     mentioned = mentions(fact.content)
     return [other for other in facts if normalised(other.content) != wanted and may_pair(fact, other)
             and not about_other_people(mentioned, mentions(other.content))]

@@ -8,7 +8,7 @@ from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from memory.configuration.selectors import channel_display_name, channel_is_public
@@ -26,22 +26,8 @@ from .validation import (  # noqa: F401 - the validators are imported from here 
     validate_kind,
     validate_member_id,
 )
-from .versions import Actor, changed_fields, snapshot, version_record
-
-
-def _allocate_fact_numbers(server: Server, count: int) -> range:
-    """Reserve `count` consecutive fact numbers on the server; concurrent writers never collide."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            """
-            INSERT INTO memory_factcounter (server_id, last_number) VALUES (%s, %s)
-            ON CONFLICT (server_id) DO UPDATE SET last_number = memory_factcounter.last_number + EXCLUDED.last_number
-            RETURNING last_number
-            """,
-            [server.pk, count],
-        )
-        last = cursor.fetchone()[0]
-    return range(last - count + 1, last + 1)
+from .inserting import fact_and_version_insert
+from .versions import Actor, changed_fields, snapshot, version_new, version_record
 
 
 @dataclass(frozen=True)
@@ -61,7 +47,6 @@ class FactAuthor:
         return cls(kind=AuthorKind.BOT, learned_from_member_id=learned_from_member_id)
 
 
-@transaction.atomic
 def fact_create(
     *,
     server: Server,
@@ -113,16 +98,18 @@ def fact_create(
     )
     moment = created_at or timezone.now()
     fact.created_at = fact.changed_at = fact.valid_from = moment
-    fact.number = _allocate_fact_numbers(server, 1)[0]
-    fact.save()
     by = actor or (Actor.staff(author.user) if author.kind == AuthorKind.STAFF
                    else Actor.bot(source_exchange, author.learned_from_member_id))
-    version_record(fact, VersionChange.CREATE, by, after=snapshot(fact), at=moment,
-                   related_number=replaces.number if replaces is not None else None)
-    _queue_embedding(fact)
-    if author.kind == AuthorKind.STAFF:
-        audit_record(actor=author.user, server=server, action="fact.create", target_ids=[fact.number], count=1,
-                     fact_version=fact.version)
+    version = version_new(fact, VersionChange.CREATE, by, {}, snapshot(fact), at=moment,
+                          related_number=replaces.number if replaces is not None else None)
+    # Validated above, outside the transaction; what is left is one statement (and a staff fact's audit row): inside
+    # a caller's transaction (the bot's actions) a savepoint around it would cost two round trips and buy nothing.
+    with transaction.atomic(savepoint=False):
+        fact_and_version_insert(fact, version)
+        _queue_embedding(fact)
+        if author.kind == AuthorKind.STAFF:
+            audit_record(actor=author.user, server=server, action="fact.create", target_ids=[fact.number], count=1,
+                         fact_version=fact.version)
     return fact
 
 

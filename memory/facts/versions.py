@@ -65,9 +65,10 @@ def changed_fields(before: dict, after: dict) -> tuple[dict, dict]:
     return {name: before.get(name) for name in names}, {name: after[name] for name in names}
 
 
-def _version(fact: Fact, change: str, actor: Actor, before: dict, after: dict, *, reason: str = "",
+def version_new(fact: Fact, change: str, actor: Actor, before: dict, after: dict, *, reason: str = "",
              related_number: int | None = None, undoes: FactVersion | None = None,
              at: datetime | None = None) -> FactVersion:
+    """The version of one change, unsaved (memory.facts.inserting writes a new fact's first one with the fact)."""
     return FactVersion(
         fact_id=fact.pk, server_id=fact.server_id, version=fact.version, change=change, at=at or timezone.now(),
         actor_kind=actor.kind, actor_user=actor.user, actor_label=actor.label[:200], exchange=actor.exchange,
@@ -80,7 +81,7 @@ def version_record(fact: Fact, change: str, actor: Actor, *, before: dict | None
                    reason: str = "", related_number: int | None = None, undoes: FactVersion | None = None,
                    at: datetime | None = None) -> FactVersion:
     """Keep one change of `fact` (already saved at its new version)."""
-    version = _version(fact, change, actor, before or {}, after or {}, reason=reason, related_number=related_number,
+    version = version_new(fact, change, actor, before or {}, after or {}, reason=reason, related_number=related_number,
                        undoes=undoes, at=at)
     version.save(force_insert=True)
     return version
