@@ -147,6 +147,7 @@ def member_wipe(*, server: Server, actor: AbstractBaseUser | None, member_id: st
     # What they said again of other facts is in those facts' histories under their id: it goes too (the mention
     # counts stay, numbers about no one).
     FactVersion.objects.filter(server=server, member_id=member_id).delete()
+    _forget_member_in_exchanges(server, member_id)
     redacted = _redact_wiped_facts_in_exchanges(server, numbers)
     # The summary's earlier wordings (its history page) may name the member: drafts were written from their
     # facts too, which is why a waiting draft goes. They are free text, so they go whole. The current wording
@@ -163,6 +164,28 @@ def member_wipe(*, server: Server, actor: AbstractBaseUser | None, member_id: st
                  result=f"{facts} fact{pluralize(facts)} about or from member {member_id} and {exchanges} "
                         f"exchange{pluralize(exchanges)} of theirs deleted" + "".join(f", {part}" for part in extra))
     return WipeResult(facts=facts, exchanges=exchanges)
+
+
+# Another member's exchange that mentioned them: its memory block named them ("Their message mentions Quinn (member
+# 222)"), and its mentioned_ids held their id. Both go, with the member directory's name for them.
+_FORGET_MEMBER_SQL = """
+    WITH named AS (
+        DELETE FROM memory_member WHERE server_id = %(server)s AND member_id = %(member)s RETURNING display_name)
+    UPDATE memory_exchange SET
+        mentioned_ids = array_remove(mentioned_ids, %(member)s::varchar),
+        memory_block = regexp_replace(
+            CASE WHEN _gone.name IS NULL THEN memory_block
+                 ELSE replace(memory_block, _gone.name || ' (member ' || %(member)s || ')', _gone.words) END,
+            'member ' || %(member)s || '\\M', _gone.words, 'g')
+    FROM (SELECT 'a member whose memory was wiped'::text AS words, (SELECT display_name FROM named) AS name) _gone
+    WHERE server_id = %(server)s
+      AND (mentioned_ids @> ARRAY[%(member)s::varchar] OR memory_block LIKE '%%member ' || %(member)s || '%%')"""
+# (\M: the end of a word, so that member 123's wipe leaves member 1234's mentions as they were.)
+
+
+def _forget_member_in_exchanges(server: Server, member_id: str) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(_FORGET_MEMBER_SQL, {"server": server.pk, "member": member_id})
 
 
 @transaction.atomic
