@@ -138,7 +138,7 @@ def test_a_secret_looking_content_shows_a_warning_while_typing(live_server, arca
     page.wait_for_selector("#fact-create .hint-warning:has-text('password')")
 
 
-def test_retracted_fact_appears_in_its_tab_and_restores_with_one_click(live_server, arcade, page):
+def test_retracted_fact_appears_in_its_tab_and_restores_after_one_question(live_server, arcade, page):
     old = Fact.objects.get(server=arcade, key="tournament_day")
     new = make_fact(arcade, key="tournament_day_new", content="Tournaments are every Sunday at 19:00 CET.")
     fact_retract(fact=old, reason="moved to Sunday", superseded_by=new)
@@ -150,7 +150,10 @@ def test_retracted_fact_appears_in_its_tab_and_restores_with_one_click(live_serv
     row = page.locator("#fact-rows .fact.is-retracted", has_text="tournament_day")
     assert "moved to Sunday" in row.inner_text() and f"#{new.number}" in row.inner_text()
     screenshot(page, "memory-retracted-1280")
-    row.locator("button:has-text('Restore')").click()
+    row.locator("button:has-text('Restore…')").click()
+    question = page.locator("#fact-rows li.is-confirming")
+    expect(question).to_contain_text("moved to Sunday")  # why it was retracted, asked before anything changes
+    question.locator("button:has-text('Restore')").first.click()
     # Back in force with nothing else retracted: the list shows the facts in force again, counted, without tabs.
     page.wait_for_selector("#fact-rows .fact:not(.is-retracted):has-text('tournament_day')")
     in_force = Fact.objects.filter(server=arcade, retracted_at__isnull=True).count()
