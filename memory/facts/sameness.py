@@ -78,47 +78,6 @@ SAME_KEY_SQL = f"""
     ORDER BY f.changed_at DESC, f.id DESC LIMIT %(limit)s
 """
 
-# From Ledger up a remember reads both: the word candidates (WORD_CANDIDATES_SQL's, with the same-key columns) and
-# the same-key facts (SAME_KEY_SQL's) in one statement before the new fact is written, one round trip fewer (each a
-# hand-over of the core, about a millisecond on the busy bench machine), with the server's last fact number: when
-# the new fact's number is the next one, no fact was written on the server in between, so the same-key facts read
-# are those SAME_KEY_SQL would read after the write; otherwise they are read again (a concurrent remember of the
-# same key waited for the counter and is seen, as before). A row with no part when neither finds anything.
-SAME_KEY_COLUMNS = f"{CANDIDATE_COLUMNS}, f.scope, f.member_id, f.version, f.held_back"
-_SUBJECT_IN_FORCE = ("f.server_id = %(server)s AND f.key = %(key)s AND f.member_id = %(member)s"
-                     " AND f.retracted_at IS NULL AND f.scope = %(scope)s")
-KNOWN_AND_SAME_KEY_SQL = f"""
-    SELECT parts.*, COALESCE((SELECT last_number FROM memory_factcounter WHERE server_id = %(server)s), 0)
-           AS last_number
-    FROM (SELECT 1) one LEFT JOIN (
-        (SELECT 'words' AS part, {SAME_KEY_COLUMNS}, similarity(f.content, %(content)s) AS trigram,
-                NULL::float8 AS closeness
-         FROM memory_fact f
-         WHERE {_SUBJECT_IN_FORCE} AND memory_word_set(f.content) = memory_word_set(%(content)s)
-         ORDER BY f.changed_at DESC, f.id DESC LIMIT %(limit)s)
-        UNION ALL
-        (SELECT 'same_key', {SAME_KEY_COLUMNS}, NULL::float8, NULL::float8
-         FROM memory_fact f WHERE {_SUBJECT_IN_FORCE}
-         ORDER BY f.changed_at DESC, f.id DESC LIMIT %(same_key_limit)s)
-    ) parts ON true
-"""
-
-
-@dataclass(frozen=True)
-class SameKeyRead:
-    """The subject's newest same-key facts in force, read before the new fact was written, and the server's last
-    fact number then (KNOWN_AND_SAME_KEY_SQL)."""
-
-    facts: list[Fact]
-    last_number: int
-
-
-def _newest_first(facts: list[Fact], *, by_trigram: bool) -> list[Fact]:
-    """The order the two reads' ORDER BY give (a UNION ALL keeps no order of its own)."""
-    if by_trigram:
-        return sorted(facts, key=lambda fact: (fact.trigram, fact.changed_at, fact.id), reverse=True)
-    return sorted(facts, key=lambda fact: (fact.changed_at, fact.id), reverse=True)
-
 
 @dataclass(frozen=True)
 class Meaning:
@@ -178,47 +137,26 @@ def statement_already_known(server: Server, *, key: str, content: str, scope: st
     new one (`reach`: its audience and source) would be, with how it says the same; or None. A known fact seen more
     narrowly is no reason to drop the new row: where only the new one would reach, the bot would lose the
     statement. `meaning`: the new fact's vector, under a type that embeds."""
-    return statement_check(server, key=key, content=content, scope=scope, member_id=member_id, reach=reach,
-                           meaning=meaning)[0]
-
-
-def statement_check(server: Server, *, key: str, content: str, scope: str, member_id: str, reach: Audienced,
-                    meaning: Meaning | None = None, same_key: bool = False
-                    ) -> tuple[tuple[Fact, str] | None, SameKeyRead | None]:
-    """statement_already_known's answer and, with `same_key` (a type that flags contradictions), the same-key facts
-    for same_key_other_statements, read in the same statement (KNOWN_AND_SAME_KEY_SQL)."""
-    read = None
-    if same_key:
-        rows = list(Fact.objects.raw(KNOWN_AND_SAME_KEY_SQL, {
-            "server": server.pk, "member": member_id, "key": key, "scope": scope, "content": content,
-            "limit": WORD_CANDIDATES, "same_key_limit": SAME_KEY_CANDIDATES}))
-        candidates = _newest_first([row for row in rows if row.part == "words"], by_trigram=True)
-        read = SameKeyRead(_newest_first([row for row in rows if row.part == "same_key"], by_trigram=False),
-                           rows[0].last_number)
-    else:
-        candidates = _word_candidates(server, key=key, content=content, scope=scope, member_id=member_id)
+    candidates = _word_candidates(server, key=key, content=content, scope=scope, member_id=member_id)
     if meaning is not None:
         candidates += _meaning_candidates(server, scope=scope, member_id=member_id, meaning=meaning, reach=reach)
     for fact in candidates:
         how = same_statement(content, fact.content, same_key=fact.key == key, trigram=fact.trigram,
                              closeness=fact.closeness)
         if how and reaches(fact, reach):
-            return (fact, how), read
-    return None, read
+            return fact, how
+    return None
 
 
-def same_key_other_statements(fact: Fact, read: SameKeyRead | None = None) -> list[Fact]:
+def same_key_other_statements(fact: Fact) -> list[Fact]:
     """Facts in force with the key of `fact`, about the same subject, that say something else: a contradiction when
     `fact` is written (Ledger and up flag it). Never two facts for two different channels, which contradict
     nobody (consolidation.pairs.may_pair), nor two facts about different people ("Mira uses she/her" / "Priya uses
     he/him" under one key pronouns say nothing against each other; "Alex and Nova" / "Alex and Sam are the
     moderators" do)."""
     wanted = normalised(fact.content)
-    if read is not None and fact.number == read.last_number + 1:  # nothing written since the read (see there)
-        facts = read.facts
-    else:
-        facts = _candidates(SAME_KEY_SQL, {"server": fact.server_id, "key": fact.key, "member": fact.member_id,
-                                           "scope": fact.scope, "fact": fact.pk, "limit": SAME_KEY_CANDIDATES})
+    facts = _candidates(SAME_KEY_SQL, {"server": fact.server_id, "key": fact.key, "member": fact.member_id,
+                                       "scope": fact.scope, "fact": fact.pk, "limit": SAME_KEY_CANDIDATES})
     mentioned = mentions(fact.content)
     return [other for other in facts if normalised(other.content) != wanted and may_pair(fact, other)
             and not about_other_people(mentioned, mentions(other.content))]

@@ -9,10 +9,7 @@ import pytest
 from django.db import connection, transaction
 
 from bench.dedupe_data import MEMBERS, PAIRS
-from consolidation.pairs import Reach
-from memory.facts.sameness import same_key_other_statements, statement_check
 from memory.models import Fact, FactEmbedding, MemoryType
-from tests.factories import make_fact
 from tests.memory.bot.api.helpers import Api, configure
 
 pytestmark = pytest.mark.django_db
@@ -118,21 +115,3 @@ def test_the_check_reads_the_index_made_for_it(server):
                         "ÄRZTIN im Dienst — ПРИВЕТ", "ärztin im dienst, привет"])  # Unicode's case folding
         assert cursor.fetchone() == (True, False, True)
     assert "fact_same_words" in plan and "memory_word_set(content)" in plan, plan
-
-
-def test_a_same_key_fact_written_between_the_check_and_the_write_is_read_again_and_flagged(server):
-    """From Ledger up the same-key facts are read with the duplicate check, before the write
-    (sameness.KNOWN_AND_SAME_KEY_SQL); a fact written on the server in between (a concurrent remember that committed
-    while this one waited for the fact counter) makes the new fact's number skip one, and they are read again."""
-    make_fact(server, key="server_theme", content="This server is about retro gaming.")
-    reach = Reach("server", "", "")
-    known, read = statement_check(server, key="server_theme", content="This server is about chess.", scope="server",
-                                  member_id="", reach=reach, same_key=True)
-    assert known is None and [fact.number for fact in read.facts] == [1] and read.last_number == 1
-    between = make_fact(server, key="server_theme", content="This server is about speedruns.")
-    new = make_fact(server, key="server_theme", content="This server is about chess.")
-    assert {fact.number for fact in same_key_other_statements(new, read)} == {1, between.number}
-    unchanged = statement_check(server, key="server_theme", content="This server is about go.", scope="server",
-                                member_id="", reach=reach, same_key=True)[1]
-    latest = make_fact(server, key="server_theme", content="This server is about go.")
-    assert [fact.number for fact in same_key_other_statements(latest, unchanged)] == [new.number, between.number, 1]
