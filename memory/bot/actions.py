@@ -3,14 +3,16 @@ transaction under the rules that hold when they arrive; anything the rules do no
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from datetime import timedelta
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
-from memory.configuration.selectors import learned_where
+from memory.configuration.selectors import LearnedWhere, learned_where, learned_where_among
 from memory.facts.deletes import fact_delete
 from memory.facts.remembering import Remembered, fact_remember
 from memory.facts.services import (
@@ -26,8 +28,10 @@ from memory.models import AUDIENCE_BREADTH, AuthorKind, Exchange, Fact, Scope
 from memory.text.limits import clean_text, validate_content, validate_key, validate_unit_interval
 
 from .exchanges import Rules, rules_now
+from .selectors import LockedExchange, exchange_locked
 
 REASON_MAX_LENGTH = 500
+REMEMBER_WINDOW = timedelta(hours=1)  # the remember limit counts the member's facts of this window
 
 
 @dataclass(frozen=True)
@@ -118,20 +122,46 @@ def _ignored(op: str, number: int | None, detail: str) -> ActionResult:
     return ActionResult(op=op, status="ignored", number=number, detail=detail)
 
 
-def _locked_exchange(exchange: Exchange) -> Exchange:
+def _locked_exchange(exchange: Exchange, ops: Iterable[MemoryOp]) -> LockedExchange:
     """The exchange row alone is locked (of=self): locking its server too would block every write that checks a
     foreign key to the server at commit (a fact's version) while this waits for that write's fact: a deadlock. The
-    server's AI settings come in the same read (rules_now needs them): one round trip fewer on every action."""
-    return Exchange.objects.select_for_update(of=("self",)).select_related("server", "server__ai_settings").get(
-        pk=exchange.pk)
+    server's AI settings come in the same read (rules_now needs them), and for a call that remembers what its first
+    remember reads (memory.bot.selectors.exchange_locked): two round trips fewer on every remember."""
+    remembers = any(isinstance(op, Remember) for op in ops)
+    return exchange_locked(exchange.pk, since=timezone.now() - REMEMBER_WINDOW if remembers else None)
 
 
 def _remembered_last_hour(exchange: Exchange) -> int:
     """Facts the bot wrote from this member's messages in the last hour (a poisoning brake: one member
     cannot flood the server's memory through the bot)."""
-    since = timezone.now() - timedelta(hours=1)
+    since = timezone.now() - REMEMBER_WINDOW
     return Fact.objects.filter(server_id=exchange.server_id, author_kind=AuthorKind.BOT,
                                learned_from_member_id=exchange.author_id, created_at__gte=since).count()
+
+
+@dataclass
+class _ReadAhead:
+    """What the lock's statement read for the remembers: the member's count of the last hour holds until an op
+    changes something (an applied op may have written or deleted one of those facts: then it is counted again);
+    which channels are public, for the whole call (no op changes channels)."""
+
+    remembered_last_hour: int | None
+    public_channels: frozenset[str] | None
+
+    def remembered(self, exchange: Exchange) -> int:
+        if self.remembered_last_hour is None:
+            self.remembered_last_hour = _remembered_last_hour(exchange)
+        return self.remembered_last_hour
+
+    def learned_where(self, exchange: Exchange) -> LearnedWhere:
+        if self.public_channels is None:
+            return learned_where(exchange.server, exchange.channel_id, exchange.thread_parent_id)
+        return learned_where_among(self.public_channels, exchange.channel_id, exchange.thread_parent_id)
+
+    def after(self, result: ActionResult) -> ActionResult:
+        if result.status != "ignored":
+            self.remembered_last_hour = None
+        return result
 
 
 def _reachable_fact(exchange: Exchange, op: Retract | Supersede, reachable: set[int],
@@ -177,16 +207,16 @@ def _remembered_result(op: Remember, remembered: Remembered) -> ActionResult:
                         number=remembered.fact.number, detail="; ".join(notes) or None)
 
 
-def _apply(exchange: Exchange, op: MemoryOp, reachable: set[int], rules: Rules) -> ActionResult:
+def _apply(exchange: Exchange, op: MemoryOp, reachable: set[int], rules: Rules, ahead: _ReadAhead) -> ActionResult:
     profile = rules.profile
     bot = FactAuthor.bot(exchange.author_id)
     if isinstance(op, Remember):
         if not rules.write_allowed:
             return _ignored(op.op, None, "memory may not be written in this channel")
-        if _remembered_last_hour(exchange) >= rules.remember_limit:
+        if ahead.remembered(exchange) >= rules.remember_limit:
             return _ignored(op.op, None, f"member {exchange.author_id} reached this server's limit of "
                                          f"{rules.remember_limit} remembered facts per hour")
-        where = learned_where(exchange.server, exchange.channel_id, exchange.thread_parent_id)
+        where = ahead.learned_where(exchange)
         audience = where.audience if op.audience is None else op.audience
         if AUDIENCE_BREADTH[audience] > AUDIENCE_BREADTH[where.audience]:
             return _ignored(op.op, None, f"a remember may only narrow the audience it inherits ({where.audience} "
@@ -233,14 +263,17 @@ def exchange_apply_actions(
 
     `ops` may touch facts shown or found by the search; `shown_only_ops` (what the model asked for
     before it saw the search results) only facts handed in the context."""
-    locked = _locked_exchange(exchange)
+    read = _locked_exchange(exchange, [*shown_only_ops, *ops])
+    locked = read.exchange
+    ahead = _ReadAhead(read.remembered_since, read.public_channels)
     rules = rules_now(locked)
     results = list(already_ignored)
     for op in shown_only_ops:
-        results.append(_apply(locked, op, set(locked.shown_numbers), rules))
+        results.append(ahead.after(_apply(locked, op, set(locked.shown_numbers), rules, ahead)))
     for op in ops:
-        results.append(_apply(locked, op, locked.reachable_numbers, rules))
+        results.append(ahead.after(_apply(locked, op, locked.reachable_numbers, rules, ahead)))
     locked.actions = [*locked.actions, *(result.as_dict() for result in results)]
-    locked.save(update_fields=["actions"])
+    with connection.cursor() as cursor:  # save(update_fields=["actions"]) without its query building (~0.3 ms)
+        cursor.execute("UPDATE memory_exchange SET actions = %s WHERE id = %s", [json.dumps(locked.actions), locked.pk])
     exchange.actions = locked.actions
     return results

@@ -6,12 +6,14 @@ shows."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
 
 from django.db import connection
 from django.db.models import QuerySet
 
 from config.rows import columns
-from memory.models import AISettings, Exchange, Fact
+from memory.models import AISettings, AuthorKind, Exchange, Fact
 from memory.retrieval.audience import Reader, visible_sql
 from memory.retrieval.context import CONTEXT_SQL, ContextFor, context_read_from_json
 from memory.retrieval.shown_facts import CONTEXT_COLUMNS, facts_from_rows
@@ -90,17 +92,95 @@ _EXCHANGE_FOR_BOT_SQL = f"""
 """
 
 
-def exchange_for_bot(team_id: int, exchange_id) -> Exchange | None:
-    """An exchange of one of the token's team's servers, with its server (None otherwise).
-    Hand-written SQL: the bot's search and actions calls start here (config/rows.py)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_EXCHANGE_FOR_BOT_SQL, [exchange_id, team_id])
-        row = cursor.fetchone()
-    if row is None:
-        return None
+def _exchange_from_row(row: Sequence) -> Exchange:
     exchange = _EXCHANGE_COLUMNS.instance(row[: len(_EXCHANGE_COLUMNS)])
     exchange.server = _SERVER_COLUMNS.instance(row[len(_EXCHANGE_COLUMNS) :])
     return exchange
+
+
+def exchange_for_bot(team_id: int, exchange_id) -> Exchange | None:
+    """An exchange of one of the token's team's servers, with its server (None otherwise).
+    Hand-written SQL (config/rows.py)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_EXCHANGE_FOR_BOT_SQL, [exchange_id, team_id])
+        row = cursor.fetchone()
+    return None if row is None else _exchange_from_row(row)
+
+
+# The active token and, when it is one of the token's team's servers', the exchange with its server: what
+# exchange_for_bot reads, in the token's query.
+_TOKEN_AND_EXCHANGE_SQL = f"""
+    SELECT {ACTIVE_TOKEN_COLUMNS.sql}, e."id" IS NOT NULL, {_EXCHANGE_COLUMNS.sql}, {_SERVER_COLUMNS.sql}
+    FROM teams_bottoken t
+    LEFT JOIN (memory_exchange e JOIN teams_server s ON s.id = e.server_id)
+           ON e.id = %(exchange)s AND s.team_id = t.team_id
+    WHERE t.token_hash = %(token_hash)s AND t.revoked_at IS NULL
+"""
+
+
+def bot_token_and_exchange(token_hash: str, exchange_id) -> tuple[BotToken | None, Exchange | None]:
+    """The active token with this hash and, when its team's servers have it, the exchange with its server:
+    (None, None) for an unknown or revoked token, (token, None) for an exchange the team does not have. The bot's
+    search and actions calls start here: the token and the exchange in one round trip, not two (each a hand-over of
+    the core between Django and PostgreSQL, bench/dedupe.py: about a millisecond on a busy machine)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_TOKEN_AND_EXCHANGE_SQL, {"exchange": exchange_id, "token_hash": token_hash})
+        row = cursor.fetchone()
+    if row is None:
+        return None, None
+    token_end = len(ACTIVE_TOKEN_COLUMNS)
+    token = ACTIVE_TOKEN_COLUMNS.instance(row[:token_end])
+    return token, _exchange_from_row(row[token_end + 1 :]) if row[token_end] else None
+
+
+# The exchange locked, with its server, the server's AI settings (rules_now) and, for a call with a remember, what
+# its first remember reads before it writes: the facts the bot wrote from the member's messages since %(since)s
+# (the remember limit per hour) and which of the exchange's channel and thread parent are public (learned_where).
+# One round trip instead of three, and no ORM to compile (about 0.3 ms of Python each, bench/dedupe.py). Only the
+# exchange row is locked (of e: memory.bot.actions._locked_exchange says why). The count is read in the lock's
+# snapshot: a second call on the same exchange that waited for the lock does not see the first's facts in it, as
+# calls on two exchanges of one member never see each other's; the limit is a brake, not an exact quota.
+_LOCKED_EXCHANGE_SQL = f"""
+    SELECT {_EXCHANGE_COLUMNS.sql}, {_SERVER_COLUMNS.sql},
+           a."server_id" IS NOT NULL, {_AI_SETTINGS_COLUMNS.sql}{{ahead}}
+    FROM memory_exchange e JOIN teams_server s ON s.id = e.server_id LEFT JOIN memory_aisettings a ON a.server_id = s.id
+    WHERE e.id = %(exchange)s FOR UPDATE OF e
+"""
+_READ_AHEAD_SQL = """,
+    (SELECT count(*) FROM memory_fact f WHERE f.server_id = e.server_id AND f.author_kind = %(bot)s
+       AND f.learned_from_member_id = e.author_id AND f.created_at >= %(since)s),
+    ARRAY(SELECT c.channel_id FROM memory_channel c
+          WHERE c.server_id = e.server_id AND c.public AND c.channel_id IN (e.channel_id, e.thread_parent_id))"""
+_LOCKED_EXCHANGE_SQL_BY_AHEAD = {ahead: _LOCKED_EXCHANGE_SQL.format(ahead=_READ_AHEAD_SQL if ahead else "")
+                                 for ahead in (False, True)}
+
+
+@dataclass(frozen=True)
+class LockedExchange:
+    exchange: Exchange  # with its server and the server's AI settings (an unsaved default row when it has none)
+    remembered_since: int | None = None  # facts the bot wrote from the member's messages since `since`
+    public_channels: frozenset[str] | None = None  # those of the exchange's channel and thread parent @everyone sees
+
+
+def exchange_locked(exchange_id, *, since: datetime | None = None) -> LockedExchange:
+    """The exchange locked until the transaction ends (select_for_update of the exchange alone), with its server and
+    AI settings; with `since` (a call that remembers), also what its first remember reads (_LOCKED_EXCHANGE_SQL)."""
+    ahead = since is not None
+    with connection.cursor() as cursor:
+        cursor.execute(_LOCKED_EXCHANGE_SQL_BY_AHEAD[ahead],
+                       {"exchange": exchange_id, "since": since, "bot": AuthorKind.BOT})
+        row = cursor.fetchone()
+    if row is None:
+        raise Exchange.DoesNotExist("The exchange was deleted meanwhile.")
+    server_end = len(_EXCHANGE_COLUMNS) + len(_SERVER_COLUMNS)
+    exchange = _exchange_from_row(row[:server_end])
+    settings_end = server_end + 1 + len(_AI_SETTINGS_COLUMNS)
+    # As ai_settings_for_server keeps it: a server nobody configured has the defaults, an unsaved row.
+    exchange.server.ai_settings = (_AI_SETTINGS_COLUMNS.instance(row[server_end + 1 : settings_end])
+                                   if row[server_end] else AISettings(server=exchange.server))
+    if not ahead:
+        return LockedExchange(exchange)
+    return LockedExchange(exchange, remembered_since=row[settings_end], public_channels=frozenset(row[-1]))
 
 
 # The facts an exchange showed or found, by number, that are still in force and that its channel may still see.

@@ -3,7 +3,7 @@ configured yet has the defaults without a row being written (the services that c
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from memory.models import AISettings, Audience, Channel, Member, ModelEndpoint
@@ -53,15 +53,23 @@ def channel_display_name(server: Server, channel_id: str) -> str:
 
 
 def learned_where(server: Server, channel_id: str, thread_parent_id: str = "") -> LearnedWhere:
-    """The audience a fact learned in this channel (or thread) inherits. A channel nobody reported counts as
-    private (`channel`): what the bot learns is never wider than what it can prove. A thread takes its channel's
-    audience, except a thread @everyone cannot view (a private one, or one nobody reported) in a public channel:
-    its facts are for that thread alone (its own source channel), never for the public channel around it."""
+    """The audience a fact learned in this channel (or thread) inherits (learned_where_among)."""
     if not thread_parent_id:
-        audience = Audience.SERVER if channel_is_public(server, channel_id) else Audience.CHANNEL
-        return LearnedWhere(audience=audience, source_channel_id=channel_id, source_thread_id="")
+        return learned_where_among({channel_id} if channel_is_public(server, channel_id) else set(), channel_id)
     public = set(Channel.objects.filter(server=server, channel_id__in=[channel_id, thread_parent_id], public=True)
                  .values_list("channel_id", flat=True))
+    return learned_where_among(public, channel_id, thread_parent_id)
+
+
+def learned_where_among(public: Collection[str], channel_id: str, thread_parent_id: str = "") -> LearnedWhere:
+    """The audience a fact learned in this channel (or thread) inherits, given which of the two `public` holds (those
+    @everyone can view, as last reported). A channel nobody reported counts as private (`channel`): what the bot
+    learns is never wider than what it can prove. A thread takes its channel's audience, except a thread @everyone
+    cannot view (a private one, or one nobody reported) in a public channel: its facts are for that thread alone
+    (its own source channel), never for the public channel around it."""
+    if not thread_parent_id:
+        audience = Audience.SERVER if channel_id in public else Audience.CHANNEL
+        return LearnedWhere(audience=audience, source_channel_id=channel_id, source_thread_id="")
     if thread_parent_id not in public:
         return LearnedWhere(audience=Audience.CHANNEL, source_channel_id=thread_parent_id, source_thread_id=channel_id)
     if channel_id in public:

@@ -226,7 +226,11 @@ class Fact(models.Model):
                 F("changed_at").desc(), F("id").desc(), condition=Q(retracted_at__isnull=True),
                 name="fact_in_force_newest_all",
             ),
-            models.Index(fields=["server", "key"], name="fact_server_key"),
+            # A key's facts about one subject, newest first: the same-key read of every remember from Ledger up (is
+            # this a contradiction?) and the duplicate check's word candidates. (server, key) alone walked a common
+            # key's 31,000 facts for the member's few (up to 175 ms); the memory page's key filter uses its prefix.
+            models.Index(F("server"), F("key"), F("member_id"), F("changed_at").desc(), F("id").desc(),
+                         name="fact_server_key"),
             models.Index(fields=["server", "member_id"], name="fact_server_member"),
             models.Index(fields=["server", "learned_from_member_id"], name="fact_server_learned_from"),
             models.Index(fields=["server", "retracted_at"], name="fact_server_retracted"),

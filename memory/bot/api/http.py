@@ -18,9 +18,10 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from config.api_errors import error_response
 from memory.bot.idempotency import (KEY_MAX_LENGTH, WAIT_SECONDS, Answer, KeyBusy, KeyReused, answer_once,
                                     request_fingerprint)
-from memory.bot.selectors import bot_token_and_server
+from memory.bot.selectors import bot_token_and_exchange, bot_token_and_server
 from memory.retrieval.audience import Reader
 from memory.retrieval.context import ContextFor, speaking_members
+from memory.models import Exchange
 from teams.models import SNOWFLAKE_REGEX, BotToken, Server
 from teams.selectors import bot_token_active_by_hash
 from teams.services import bot_token_hash, bot_token_mark_used
@@ -53,6 +54,13 @@ def _accepted(bot_token: BotToken | None) -> BotToken:
 
 def authenticate_bot(request: HttpRequest) -> BotToken:
     return _accepted(bot_token_active_by_hash(_bearer_token_hash(request)))
+
+
+def authenticate_bot_for_exchange(request: HttpRequest, exchange_id: UUID) -> tuple[BotToken, Exchange | None]:
+    """The token, as authenticate_bot checks it, and the exchange when one of its team's servers has it (None
+    otherwise), read together (memory.bot.selectors.bot_token_and_exchange)."""
+    bot_token, exchange = bot_token_and_exchange(_bearer_token_hash(request), exchange_id)
+    return _accepted(bot_token), exchange
 
 
 def authenticate_bot_for_guild(request: HttpRequest, guild_id: str, *, with_context: bool = False
@@ -193,7 +201,8 @@ def public_api(view: Callable) -> Callable:
     return wrapper
 
 
-def bot_api(methods: list[str], *, finds_server: bool = False, opens_exchange: bool = False) -> Callable:
+def bot_api(methods: list[str], *, finds_server: bool = False, opens_exchange: bool = False,
+            finds_exchange: bool = False) -> Callable:
     """Wrap an API view: allowed methods, body size limit, token authentication, JSON errors.
 
     The view receives (request, bot_token, **url_kwargs) and returns a JsonResponse or raises ApiError.
@@ -201,6 +210,9 @@ def bot_api(methods: list[str], *, finds_server: bool = False, opens_exchange: b
     bot_token, server, **other_url_kwargs), and a guild the token's team does not have is a 404.
     With opens_exchange (the context call), the server comes with what its context reads (the pinned facts, the
     speaker's share and, when its type shows the newest changes, the rest: read in the same query).
+    With finds_exchange, the address's exchange is read with the token: the view receives (request, bot_token,
+    exchange, found, **other_url_kwargs), `found` the Exchange with its server, or None when the token's team does
+    not have it (the view answers the 404, after any check it makes first).
     """
 
     def decorator(view: Callable) -> Callable:
@@ -213,6 +225,10 @@ def bot_api(methods: list[str], *, finds_server: bool = False, opens_exchange: b
                     )
                 if _declared_length(request) > settings.API_MAX_BODY_BYTES:
                     raise ApiError(413, "The request body is larger than the 64 KiB limit.")
+                if finds_exchange:
+                    bot_token, found = authenticate_bot_for_exchange(request, kwargs["exchange"])
+                    throttle(bot_token)
+                    return view(request, bot_token, found=found, **kwargs)
                 if not finds_server:
                     bot_token = authenticate_bot(request)
                     throttle(bot_token)

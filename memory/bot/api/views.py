@@ -12,7 +12,7 @@ from config.api_errors import error_response
 from memory.bot.actions import exchange_apply_actions
 from memory.bot.exchanges import ExchangeRefused, ensure_run_by_bot, exchange_open, exchange_search
 from memory.bot.reply import ReplyFailed, reply_to_message
-from memory.bot.selectors import exchange_facts_in_force, exchange_for_bot
+from memory.bot.selectors import exchange_facts_in_force
 from memory.configuration.directory import channels_report
 from memory.configuration.selectors import ai_settings_for_server
 from memory.facts.deletes import facts_purge
@@ -29,15 +29,15 @@ from .selectors import bot_token_label, exchange_is_on_server, purge_source_name
 from .serializers import exchange_as_json, facts_as_json, memory_summary, shown_why
 
 
-def _exchange(bot_token: BotToken, exchange_id: UUID) -> Exchange:
-    exchange = exchange_for_bot(bot_token.team_id, exchange_id)
-    if exchange is None:
+def _exchange(found: Exchange | None, exchange_id: UUID) -> Exchange:
+    """The exchange the token's query found (bot_api's finds_exchange), or a 404."""
+    if found is None:
         raise ApiError(404, f"No exchange {exchange_id} is reachable with this token.")
-    return exchange
+    return found
 
 
-def _exchange_run_by_bot(bot_token: BotToken, exchange_id: UUID) -> Exchange:
-    exchange = _exchange(bot_token, exchange_id)
+def _exchange_run_by_bot(found: Exchange | None, exchange_id: UUID) -> Exchange:
+    exchange = _exchange(found, exchange_id)
     try:
         ensure_run_by_bot(exchange)
     except ExchangeRefused as refused:
@@ -70,9 +70,9 @@ def context(request: HttpRequest, bot_token: BotToken, server: Server) -> JsonRe
     })
 
 
-@bot_api(methods=["POST"])
-def search(request: HttpRequest, bot_token: BotToken, exchange: UUID) -> JsonResponse:
-    found = _exchange_run_by_bot(bot_token, exchange)
+@bot_api(methods=["POST"], finds_exchange=True)
+def search(request: HttpRequest, bot_token: BotToken, exchange: UUID, found: Exchange | None) -> JsonResponse:
+    found = _exchange_run_by_bot(found, exchange)
     query = parse_search(json_body(request))
     try:
         outcome = exchange_search(exchange=found, query=query)
@@ -82,10 +82,10 @@ def search(request: HttpRequest, bot_token: BotToken, exchange: UUID) -> JsonRes
                          "fallback_reason": outcome.fallback_reason})
 
 
-@bot_api(methods=["POST"])
-def actions(request: HttpRequest, bot_token: BotToken, exchange: UUID) -> HttpResponse:
+@bot_api(methods=["POST"], finds_exchange=True)
+def actions(request: HttpRequest, bot_token: BotToken, exchange: UUID, found: Exchange | None) -> HttpResponse:
     key = idempotency_key(request)
-    found = _exchange_run_by_bot(bot_token, exchange)
+    found = _exchange_run_by_bot(found, exchange)
 
     def apply() -> tuple[JsonResponse, UUID]:
         results = exchange_apply_actions(exchange=found, ops=parse_actions(json_body(request)))
@@ -116,9 +116,10 @@ def reply(request: HttpRequest, bot_token: BotToken, server: Server) -> HttpResp
                          answer=answer, atomic=False)
 
 
-@bot_api(methods=["GET"])
-def exchange_detail(request: HttpRequest, bot_token: BotToken, exchange: UUID) -> JsonResponse:
-    found = _exchange(bot_token, exchange)
+@bot_api(methods=["GET"], finds_exchange=True)
+def exchange_detail(request: HttpRequest, bot_token: BotToken, exchange: UUID, found: Exchange | None
+                    ) -> JsonResponse:
+    found = _exchange(found, exchange)
     return JsonResponse(exchange_as_json(found, exchange_facts_in_force(found)))
 
 
