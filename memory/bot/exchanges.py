@@ -156,7 +156,13 @@ def exchange_open(*, server: Server, message: IncomingMessage, source: str = "ap
         memory_block=block.text,
         duration_ms=int((time.perf_counter() - started) * 1000),
     )
-    seen = seen_names([SeenMember(message.author_id, message.author_name), *message.mentions])
+    # The names the directory does not hold as the message gives them: the context read the directory's names of the
+    # message's members (ContextChoice.names), so a name already stored as it is needs no upsert (MEMBERS_SEEN_WITH_SQL
+    # would leave it out itself), and most messages need no WITH clause at all.
+    directory = built.choice.names
+    seen = {member_id: name for member_id, name in
+            seen_names([SeenMember(message.author_id, message.author_name), *message.mentions]).items()
+            if directory.get(member_id) != name}
     # Exchange.objects.create() without the ORM's per-call cost, and the names in the same round trip
     _EXCHANGE_INSERT.insert(exchange, with_sql=MEMBERS_SEEN_WITH_SQL if seen else "",
                             with_params=members_seen_params(server, seen) if seen else ())

@@ -12,7 +12,7 @@ from datetime import datetime
 from django.db import connection
 from django.db.models import QuerySet
 
-from config.rows import columns
+from config.rows import columns, compact_sql
 from memory.models import AISettings, AuthorKind, Exchange, Fact
 from memory.retrieval.audience import Reader, visible_sql
 from memory.retrieval.context import CONTEXT_SQL, ContextFor, context_read_from_json
@@ -46,9 +46,10 @@ _TOKEN_AND_SERVER_SQL = """
     LEFT JOIN memory_aisettings a ON a.server_id = s.id
     WHERE t.token_hash = %(token_hash)s AND t.revoked_at IS NULL
 """
+# Compacted: psycopg caches its conversion of a statement's placeholders only up to 4,096 bytes (compact_sql).
 _TOKEN_AND_SERVER_SQL_BY_CONTEXT = {
-    with_context: _TOKEN_AND_SERVER_SQL.format(token=ACTIVE_TOKEN_COLUMNS.sql, server=_SERVER_SELECT,
-                                               context=f", {CONTEXT_SQL}" if with_context else "")
+    with_context: compact_sql(_TOKEN_AND_SERVER_SQL.format(token=ACTIVE_TOKEN_COLUMNS.sql, server=_SERVER_SELECT,
+                                                           context=f", {CONTEXT_SQL}" if with_context else ""))
     for with_context in (False, True)
 }
 

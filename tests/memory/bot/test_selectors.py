@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from psycopg import _queries as psycopg_queries
 
+from config.rows import compact_sql
 from memory.bot.exchanges import IncomingMessage, exchange_open
-from memory.bot.selectors import bot_token_and_server, exchange_facts_in_force, exchange_for_bot
+from memory.bot.selectors import (_TOKEN_AND_SERVER_SQL_BY_CONTEXT, bot_token_and_server, exchange_facts_in_force,
+                                  exchange_for_bot)
 from memory.configuration.selectors import ai_settings_for_server
 from memory.configuration.services import ai_settings_ensure
 from memory.facts.selectors import summary_text
@@ -288,3 +291,14 @@ def test_an_exchanges_facts_are_those_it_showed_or_found_still_in_force_and_visi
                       actor=owner)  # narrowed since, to another channel
     fact_audience_set(fact=found, audience=Audience.STAFF, actor=owner)
     assert [fact.pk for fact in exchange_facts_in_force(exchange)] == [shown[0].pk]  # shown oldest first
+
+
+def test_the_context_calls_select_is_short_enough_for_psycopg_to_cache_its_conversion():
+    """Past psycopg's limit the statement's placeholders are converted anew on every message (0.1-0.2 ms)."""
+    for sql in _TOKEN_AND_SERVER_SQL_BY_CONTEXT.values():
+        assert len(sql.encode()) <= psycopg_queries.MAX_CACHED_STATEMENT_LENGTH
+
+
+def test_compacted_sql_keeps_its_literals_and_names():
+    assert compact_sql('SELECT  f."id",\n   f."order" FROM t f WHERE f.k = \'a b\'') == (
+        "SELECT f.id, f.order FROM t f WHERE f.k = 'a b'")
