@@ -260,6 +260,8 @@ class _Generator:
             "",  # source_thread_id
             KIND_OF_TEMPLATE[stem],  # what the template is about (ensure_kinds does the same on a reused seed)
             "f",  # pinned: staff pin, the seed does not
+            "f",  # held_back: no contradiction caught at write waits for an answer
+            "1",  # mention_count: each seeded fact said once
         )
 
 
@@ -267,7 +269,7 @@ COLUMNS = (
     "server_id", "number", "scope", "member_id", "key", "content", "confidence", "importance",
     "author_kind", "author_user_id", "learned_from_member_id", "created_at", "changed_at", "valid_from",
     "retracted_at", "retraction_reason", "version", "audience", "source_channel_id", "source_thread_id", "kind",
-    "pinned",
+    "pinned", "held_back", "mention_count",
 )
 NULLABLE = {"importance", "author_user_id", "retracted_at"}
 
