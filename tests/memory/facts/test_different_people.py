@@ -5,6 +5,8 @@ the same statement in other words still is, where the server has vectors."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from bench.dedupe_data import MEMBERS, PAIRS
@@ -16,7 +18,7 @@ from memory.models import Fact, MemoryType
 from memory.panel.dry_run import semantic_dry_run
 from tests.conftest import FILLER, long_ago
 from tests.factories import make_fact
-from tests.memory.bot.api.helpers import Api, configure
+from tests.memory.bot.api.helpers import Api, configure, remember_in_new_exchange
 
 pytestmark = pytest.mark.django_db
 
@@ -33,9 +35,7 @@ def api(client, bot_token, server) -> Api:
     return Api(client, bot_token)
 
 
-def remember(api: Api, server, *, member: str = PAUL, **fields) -> dict:
-    exchange = api.context(server, author_id=member, channel_id=GENERAL)["exchange"]
-    return api.actions(exchange, remember=[fields])[0]
+remember = partial(remember_in_new_exchange, member=PAUL, channel=GENERAL)  # Paul in #general unless told
 
 
 def in_force(server) -> list[Fact]:

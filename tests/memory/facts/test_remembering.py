@@ -4,6 +4,8 @@ and from Ledger up a same-key fact that says something else is flagged for staff
 
 from __future__ import annotations
 
+from functools import partial
+
 from datetime import timedelta
 
 import pytest
@@ -15,7 +17,7 @@ from memory.configuration.directory import ReportedChannel, channels_report
 from memory.facts.services import FactAuthor, fact_create, fact_pin_set
 from memory.models import Audience, Fact, FactVersion, MemoryType, VersionChange
 from tests.factories import make_fact
-from tests.memory.bot.api.helpers import Api, configure
+from tests.memory.bot.api.helpers import Api, configure, remember_in_new_exchange
 
 pytestmark = pytest.mark.django_db
 
@@ -34,10 +36,7 @@ def api(client: Client, bot_token, server) -> Api:
     return Api(client, bot_token)
 
 
-def remember(api: Api, server, *, member: str = PAUL, channel: str = GENERAL, **fields) -> dict:
-    """One remember in a new exchange of `member`'s message in `channel`; its result."""
-    exchange = api.context(server, author_id=member, channel_id=channel)["exchange"]
-    return api.actions(exchange, remember=[fields])[0]
+remember = partial(remember_in_new_exchange, member=PAUL, channel=GENERAL)  # Paul in #general unless told
 
 
 def facts_of(server, key: str = "raid_day") -> list[Fact]:

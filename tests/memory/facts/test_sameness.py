@@ -5,12 +5,14 @@ the index made for it."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 from django.db import connection, transaction
 
 from bench.dedupe_data import MEMBERS, PAIRS
 from memory.models import Fact, FactEmbedding, MemoryType
-from tests.memory.bot.api.helpers import Api, configure
+from tests.memory.bot.api.helpers import Api, configure, remember_in_new_exchange
 
 pytestmark = pytest.mark.django_db
 
@@ -24,9 +26,7 @@ def api(client, bot_token, server) -> Api:
     return Api(client, bot_token)
 
 
-def remember(api: Api, server, *, member: str = PAUL, **fields) -> dict:
-    exchange = api.context(server, author_id=member, channel_id=GENERAL)["exchange"]
-    return api.actions(exchange, remember=[fields])[0]
+remember = partial(remember_in_new_exchange, member=PAUL, channel=GENERAL)  # Paul in #general unless told
 
 
 def side(pair_side) -> dict:

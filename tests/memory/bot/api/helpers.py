@@ -173,6 +173,13 @@ class Api:
         return response.json()
 
 
+def remember_in_new_exchange(api: Api, server: Server, *, member: str, channel: str = MESSAGE["channel_id"],
+                             **fields: Any) -> dict:
+    """One remember in a new exchange of `member`'s message in `channel`; its result."""
+    exchange = api.context(server, author_id=member, channel_id=channel)["exchange"]
+    return api.actions(exchange, remember=[fields])[0]
+
+
 def assert_error(response: HttpResponse, status: int, field: str | None = _UNSET) -> dict:
     """A JSON error of API.md: one sentence and the field (already schema-checked by Api)."""
     assert response.status_code == status, (response.status_code, response.content)
