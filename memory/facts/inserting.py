@@ -7,7 +7,7 @@ scheduling slice); the counter's upsert, the fact's INSERT and the version's INS
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from django.db import connection, models
 from django.db.models.fields import AutoFieldMixin
@@ -30,6 +30,33 @@ def rows_sql(rows: Sequence[models.Model], skip: Sequence[str] = ()) -> tuple[st
     for row in rows:
         params += [field.get_db_prep_save(field.pre_save(row, add=True), connection) for field in fields]
     return columns, [", ".join(["%s"] * len(fields))] * len(rows), params
+
+
+def rows_unnest_sql(template: models.Model, varying: Mapping[str, Sequence]) -> tuple[str, list]:
+    """An INSERT of many rows of `template`'s model whose text does not depend on how many there are, and its
+    params: each field named in `varying` (by attname) takes its values from an array, one element a row, and every
+    other field `template`'s value, prepared as a save would. Why: psycopg caches its conversion of a statement's
+    placeholders only up to 4,096 bytes and PostgreSQL prepares only a statement seen again; a VALUES list of 20
+    rows is neither (about a millisecond of Python on every call, the tail of bench/dedupe.py's remember)."""
+    fields = _insert_fields(type(template))
+    by_attname = {field.attname: field for field in fields}
+    selected, params = [], []
+    for field in fields:
+        if field.attname in varying:
+            selected.append(f"v.{connection.ops.quote_name(field.column)}")
+        else:
+            selected.append("%s")
+            params.append(field.get_db_prep_save(field.pre_save(template, add=True), connection))
+    arrays = []
+    for attname, values in varying.items():
+        field = by_attname[attname]
+        arrays.append(f"%s::{field.db_type(connection)}[]")
+        params.append([field.get_db_prep_save(value, connection) for value in values])
+    names = ", ".join(connection.ops.quote_name(by_attname[attname].column) for attname in varying)
+    columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
+    sql = (f"INSERT INTO {template._meta.db_table} ({columns}) SELECT {', '.join(selected)} "
+           f"FROM unnest({', '.join(arrays)}) AS v({names})")
+    return sql, params
 
 
 def fact_and_version_insert(fact: Fact, version: FactVersion) -> None:

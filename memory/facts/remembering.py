@@ -18,7 +18,7 @@ from teams.models import Server
 
 from .confidence import SAME_MEMBER_WINDOW, reinforced_confidence, source_confidence
 from .held_back import holds_back
-from .inserting import rows_sql
+from .inserting import rows_sql, rows_unnest_sql
 from .sameness import Meaning, same_key_other_statements, statement_already_known
 from .services import FactAuthor, FactGone, fact_create
 from .versions import Actor, version_new
@@ -93,26 +93,25 @@ def _flag_contradictions(fact: Fact, older: list[Fact]) -> tuple[tuple[int, ...]
     One statement writes the flags and holds back what they hold back. held_back_refresh is not needed: `fact` is
     new, so every flag is new, and a flag only ever adds a reason to hold back; the older facts' held_back, kept
     exact by every service that changes what it rests on, already answers for every other flag."""
-    flags = []
-    holding = []
+    holding, whys = [], []
     for other in older:
-        low, high = sorted((fact.pk, other.pk))
         holds = holds_back(fact, other)
         holding += [other.pk] if holds else []
         until = (f"until someone answers, the bot is handed only the newer, #{fact.number}" if holds
                  else "both are handed over until someone answers")
-        flags.append(Proposal(
-            server_id=fact.server_id, kind=ProposalKind.CONTRADICTION, keeper=fact, other=other, pair_low=low,
-            pair_high=high, status=ProposalStatus.PENDING, keeper_version=fact.version, other_version=other.version,
-            why=(f"#{fact.number} was remembered with the key of #{other.number} and says something else; "
-                 f"{until}.")[:300]))
-    columns, values, params = rows_sql(flags)
+        whys.append((f"#{fact.number} was remembered with the key of #{other.number} and says something else; "
+                     f"{until}.")[:300])
+    # What every flag shares comes from one proposal; the rest from arrays, so that the statement's text is the same
+    # for any number of flags (memory.facts.inserting.rows_unnest_sql).
+    shared = Proposal(server_id=fact.server_id, kind=ProposalKind.CONTRADICTION, keeper=fact,
+                      status=ProposalStatus.PENDING, keeper_version=fact.version)
+    insert, params = rows_unnest_sql(shared, {
+        "other_id": [other.pk for other in older], "other_version": [other.version for other in older],
+        "pair_low": [min(fact.pk, other.pk) for other in older],
+        "pair_high": [max(fact.pk, other.pk) for other in older], "why": whys})
     # A pair already waiting keeps its flag (one pending proposal per pair), as bulk_create(ignore_conflicts=True).
     sql = f"""
-        WITH flagged AS (
-            INSERT INTO consolidation_proposal ({columns}) VALUES {", ".join(f"({row})" for row in values)}
-            ON CONFLICT DO NOTHING
-        )
+        WITH flagged AS ({insert} ON CONFLICT DO NOTHING)
         UPDATE memory_fact SET held_back = true WHERE id = ANY(%s) AND NOT held_back
     """
     with connection.cursor() as cursor:
