@@ -19,7 +19,7 @@ from teams.models import Server
 from .confidence import SAME_MEMBER_WINDOW, reinforced_confidence, source_confidence
 from .held_back import holds_back
 from .inserting import rows_sql, rows_unnest_sql
-from .sameness import Meaning, same_key_other_statements, statement_already_known
+from .sameness import Meaning, same_key_other_statements, statement_lookup
 from .services import FactAuthor, FactGone, fact_create
 from .versions import Actor, version_new
 
@@ -135,8 +135,8 @@ def fact_remember(*, server: Server, exchange: Exchange | None, member_id_of_aut
     reach = Reach(audience, source_channel_id, source_thread_id)
     embedded = statement_vector(server, key, content) if by_meaning else None
     meaning = Meaning(embedded[0].model_name, embedded[1]) if embedded else None
-    known = statement_already_known(server, key=key, content=content, scope=scope, member_id=member_id, reach=reach,
-                                    meaning=meaning)
+    known, same_key = statement_lookup(server, key=key, content=content, scope=scope, member_id=member_id,
+                                       reach=reach, meaning=meaning, under_key=flag_contradictions)
     if known is not None:
         fact, how = known
         return Remembered(fact=fact_reinforce(fact=fact, by=by, source_weight=cap), reinforced=True, same_by=how)
@@ -148,7 +148,7 @@ def fact_remember(*, server: Server, exchange: Exchange | None, member_id_of_aut
         fact_vector_store(server, fact, *embedded)
     contradicts: tuple[int, ...] = ()
     held_back: tuple[int, ...] = ()
-    older = same_key_other_statements(fact) if flag_contradictions else []
+    older = same_key_other_statements(fact, same_key) if flag_contradictions else []
     if older:
         contradicts, held_back = _flag_contradictions(fact, older)
     capped = cap if confidence is not None and confidence > cap else None

@@ -16,18 +16,25 @@ pairs of bench/dedupe_data.py and are reported on the other half by bench/dedupe
 Both lookups are one statement each along an index: fact_same_words (migration 0025: the subject and the set of
 words a wording uses) for words, with pg_trgm's similarity computed on what it finds; the member's facts or the
 server's vector index (memory.retrieval.meaning) for meaning. Every wording the words rule accepts uses the same
-words as the new one, so the index finds all of them but inflections ("tournament" / "tournaments")."""
+words as the new one, so the index finds all of them but inflections ("tournament" / "tournaments"). From Ledger
+up the same statement for words also reads the subject's newest facts under the key (fact_server_key, migration
+0029), which the contradiction check of memory.facts.remembering judges once the new fact is written: one round
+trip for both."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
+from django.db import connection
+
+from config.rows import loaded_instance
 from consolidation.pairs import Audienced, may_pair, reaches
 from memory.models import Fact, Scope
 from memory.retrieval.audience import Reader
 from memory.retrieval.meaning import nearest_fact_ids, nearest_params
-from memory.text.people import about_other_people, mentions
+from memory.text.people import Mentions, about_other_people, mentions
 from memory.text.statements import difference, normalised, same_words, word_overlap, wording
 from teams.models import Server
 
@@ -67,15 +74,27 @@ CLOSENESS_SQL = f"""
     FROM memory_fact f JOIN memory_factembedding e ON e.fact_id = f.id AND e.model_name = %(model)s
     WHERE f.id = ANY(%(ids)s) AND f.member_id = %(member)s AND f.scope = %(scope)s AND f.retracted_at IS NULL
 """
-# The newest same-key facts of the subject along fact_same_words (its first three columns), with what flagging and
-# holding back need (version, pinned, held_back) and without the search vector, which nothing here reads.
+# With the word candidates (as WORD_CANDIDATES_SQL), the newest same-key facts of the subject in force along
+# fact_server_key (migration 0029: server, key, member, newest first), with what flagging and holding back need
+# (version, pinned, held_back): the contradiction check's read, in the duplicate check's round trip. Under the key
+# and not in the word candidates' order: `under_key`, last.
 SAME_KEY_CANDIDATES = 20
-SAME_KEY_SQL = f"""
-    SELECT {CANDIDATE_COLUMNS}, f.scope, f.member_id, f.version, f.held_back
-    FROM memory_fact f
-    WHERE f.server_id = %(server)s AND f.key = %(key)s AND f.member_id = %(member)s AND f.retracted_at IS NULL
-      AND f.scope = %(scope)s AND f.id <> %(fact)s
-    ORDER BY f.changed_at DESC, f.id DESC LIMIT %(limit)s
+SUBJECT_COLUMNS = f"{CANDIDATE_COLUMNS}, f.scope, f.member_id, f.version, f.held_back"
+WORDS_AND_KEY_SQL = f"""
+    SELECT * FROM (
+        (SELECT {SUBJECT_COLUMNS}, similarity(f.content, %(content)s) AS trigram, NULL::float8 AS closeness,
+                false AS under_key
+         FROM memory_fact f
+         WHERE f.server_id = %(server)s AND f.key = %(key)s AND f.member_id = %(member)s AND f.retracted_at IS NULL
+           AND memory_word_set(f.content) = memory_word_set(%(content)s) AND f.scope = %(scope)s
+         ORDER BY f.changed_at DESC, f.id DESC LIMIT %(limit)s)
+        UNION ALL
+        (SELECT {SUBJECT_COLUMNS}, NULL::real, NULL::float8, true
+         FROM memory_fact f
+         WHERE f.server_id = %(server)s AND f.key = %(key)s AND f.member_id = %(member)s AND f.retracted_at IS NULL
+           AND f.scope = %(scope)s
+         ORDER BY f.changed_at DESC, f.id DESC LIMIT %(same_key_limit)s)
+    ) found ORDER BY under_key, trigram DESC, changed_at DESC, id DESC
 """
 
 
@@ -107,14 +126,24 @@ def same_statement(new: str, known: str, *, same_key: bool, trigram: float | Non
 
 
 def _candidates(sql: str, params: dict) -> list[Fact]:
-    return list(Fact.objects.raw(sql, params))
+    """The rows as facts loaded from the database (config.rows: without a raw queryset's per-query set-up), each
+    column an attribute (trigram, closeness too); a field not selected loads on first access."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        names = [column.name for column in cursor.description]
+        return [loaded_instance(Fact, names, row) for row in cursor.fetchall()]
 
 
-def _word_candidates(server: Server, *, key: str, content: str, scope: str, member_id: str) -> list[Fact]:
-    """Facts of the subject under `key` that use the same words as `content`, closest by trigrams first."""
+def _word_candidates(server: Server, *, key: str, content: str, scope: str, member_id: str,
+                     under_key: bool) -> tuple[list[Fact], list[Fact]]:
+    """Facts of the subject under `key` that use the same words as `content`, closest by trigrams first; with
+    `under_key`, also the subject's newest facts under `key` (WORDS_AND_KEY_SQL), else none."""
     params = {"server": server.pk, "member": member_id, "key": key, "scope": scope, "content": content,
-              "limit": WORD_CANDIDATES}
-    return _candidates(WORD_CANDIDATES_SQL, params)
+              "limit": WORD_CANDIDATES, "same_key_limit": SAME_KEY_CANDIDATES}
+    if not under_key:
+        return _candidates(WORD_CANDIDATES_SQL, params), []
+    found = _candidates(WORDS_AND_KEY_SQL, params)
+    return [fact for fact in found if not fact.under_key], [fact for fact in found if fact.under_key]
 
 
 def _meaning_candidates(server: Server, *, scope: str, member_id: str, meaning: Meaning,
@@ -131,32 +160,46 @@ def _meaning_candidates(server: Server, *, scope: str, member_id: str, meaning: 
     return sorted(found, key=lambda fact: -fact.closeness)
 
 
-def statement_already_known(server: Server, *, key: str, content: str, scope: str, member_id: str,
-                            reach: Audienced, meaning: Meaning | None = None) -> tuple[Fact, str] | None:
-    """The fact in force that says the same about the same subject (same_statement) and is handed over wherever the
-    new one (`reach`: its audience and source) would be, with how it says the same; or None. A known fact seen more
-    narrowly is no reason to drop the new row: where only the new one would reach, the bot would lose the
-    statement. `meaning`: the new fact's vector, under a type that embeds."""
-    candidates = _word_candidates(server, key=key, content=content, scope=scope, member_id=member_id)
+def statement_lookup(server: Server, *, key: str, content: str, scope: str, member_id: str, reach: Audienced,
+                     meaning: Meaning | None = None, under_key: bool = False) -> tuple[tuple[Fact, str] | None,
+                                                                                   list[Fact]]:
+    """statement_already_known's answer and, with `under_key`, the subject's newest facts in force under `key`, read
+    in the same statement, for same_key_other_statements once the new fact is written (else an empty list)."""
+    candidates, same_key = _word_candidates(server, key=key, content=content, scope=scope, member_id=member_id,
+                                            under_key=under_key)
     if meaning is not None:
         candidates += _meaning_candidates(server, scope=scope, member_id=member_id, meaning=meaning, reach=reach)
     for fact in candidates:
         how = same_statement(content, fact.content, same_key=fact.key == key, trigram=fact.trigram,
                              closeness=fact.closeness)
         if how and reaches(fact, reach):
-            return fact, how
-    return None
+            return (fact, how), same_key
+    return None, same_key
 
 
-def same_key_other_statements(fact: Fact) -> list[Fact]:
-    """Facts in force with the key of `fact`, about the same subject, that say something else: a contradiction when
-    `fact` is written (Ledger and up flag it). Never two facts for two different channels, which contradict
-    nobody (consolidation.pairs.may_pair), nor two facts about different people ("Mira uses she/her" / "Priya uses
-    he/him" under one key pronouns say nothing against each other; "Alex and Nova" / "Alex and Sam are the
-    moderators" do)."""
+def statement_already_known(server: Server, *, key: str, content: str, scope: str, member_id: str,
+                            reach: Audienced, meaning: Meaning | None = None) -> tuple[Fact, str] | None:
+    """The fact in force that says the same about the same subject (same_statement) and is handed over wherever the
+    new one (`reach`: its audience and source) would be, with how it says the same; or None. A known fact seen more
+    narrowly is no reason to drop the new row: where only the new one would reach, the bot would lose the
+    statement. `meaning`: the new fact's vector, under a type that embeds."""
+    return statement_lookup(server, key=key, content=content, scope=scope, member_id=member_id, reach=reach,
+                            meaning=meaning)[0]
+
+
+@lru_cache(maxsize=4096)
+def _mentions(text: str) -> Mentions:
+    """memory.text.people.mentions, once per wording: a common key's newest facts are read again by every remember."""
+    return mentions(text)
+
+
+def same_key_other_statements(fact: Fact, same_key: list[Fact]) -> list[Fact]:
+    """Of `same_key` (statement_lookup's facts in force with the key of `fact`, about the same subject, read before
+    `fact` was written), those that say something else: a contradiction when `fact` is written (Ledger and up flag
+    it). Never two facts for two different channels, which contradict nobody (consolidation.pairs.may_pair), nor two
+    facts about different people ("Mira uses she/her" / "Priya uses he/him" under one key pronouns say nothing
+    against each other; "Alex and Nova" / "Alex and Sam are the moderators" do)."""
     wanted = normalised(fact.content)
-    facts = _candidates(SAME_KEY_SQL, {"server": fact.server_id, "key": fact.key, "member": fact.member_id,
-                                       "scope": fact.scope, "fact": fact.pk, "limit": SAME_KEY_CANDIDATES})
-    mentioned = mentions(fact.content)
-    return [other for other in facts if normalised(other.content) != wanted and may_pair(fact, other)
-            and not about_other_people(mentioned, mentions(other.content))]
+    mentioned = _mentions(fact.content)
+    return [other for other in same_key if normalised(other.content) != wanted
+            and may_pair(fact, other) and not about_other_people(mentioned, _mentions(other.content))]
