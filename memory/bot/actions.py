@@ -250,7 +250,10 @@ def _apply(exchange: Exchange, op: MemoryOp, reachable: set[int], rules: Rules, 
     return ActionResult(op=op.op, status="applied", number=op.number, new_number=replacement.number)
 
 
-@transaction.atomic
+# No savepoint: nothing that calls this catches its errors and goes on in the same transaction (the view, the reply,
+# an Idempotency-Key's transaction around it all end with the error), so a savepoint inside a caller's transaction
+# would only cost two round trips (SAVEPOINT, RELEASE).
+@transaction.atomic(savepoint=False)
 def exchange_apply_actions(
     *,
     exchange: Exchange,
