@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from django.db import connection
 
@@ -34,7 +33,7 @@ from consolidation.pairs import Audienced, may_pair, reaches
 from memory.models import Fact, Scope
 from memory.retrieval.audience import Reader
 from memory.retrieval.meaning import nearest_fact_ids, nearest_params
-from memory.text.people import Mentions, about_other_people, mentions
+from memory.text.people import about_other_people, mentions
 from memory.text.statements import difference, normalised, same_words, word_overlap, wording
 from teams.models import Server
 
@@ -187,12 +186,6 @@ def statement_already_known(server: Server, *, key: str, content: str, scope: st
                             meaning=meaning)[0]
 
 
-@lru_cache(maxsize=4096)
-def _mentions(text: str) -> Mentions:
-    """memory.text.people.mentions, once per wording: a common key's newest facts are read again by every remember."""
-    return mentions(text)
-
-
 def same_key_other_statements(fact: Fact, same_key: list[Fact]) -> list[Fact]:
     """Of `same_key` (statement_lookup's facts in force with the key of `fact`, about the same subject, read before
     `fact` was written), those that say something else: a contradiction when `fact` is written (Ledger and up flag
@@ -200,6 +193,6 @@ def same_key_other_statements(fact: Fact, same_key: list[Fact]) -> list[Fact]:
     facts about different people ("Mira uses she/her" / "Priya uses he/him" under one key pronouns say nothing
     against each other; "Alex and Nova" / "Alex and Sam are the moderators" do)."""
     wanted = normalised(fact.content)
-    mentioned = _mentions(fact.content)
+    mentioned = mentions(fact.content)
     return [other for other in same_key if normalised(other.content) != wanted
-            and may_pair(fact, other) and not about_other_people(mentioned, _mentions(other.content))]
+            and may_pair(fact, other) and not about_other_people(mentioned, mentions(other.content))]
