@@ -32,17 +32,22 @@ def rows_sql(rows: Sequence[models.Model], skip: Sequence[str] = ()) -> tuple[st
     return columns, [", ".join(["%s"] * len(fields))] * len(rows), params
 
 
-def rows_unnest_sql(template: models.Model, varying: Mapping[str, Sequence]) -> tuple[str, list]:
+def rows_unnest_sql(template: models.Model, varying: Mapping[str, Sequence], computed: Mapping[str, str] | None = None,
+                    joined: str = "") -> tuple[str, list]:
     """An INSERT of many rows of `template`'s model whose text does not depend on how many there are, and its
-    params: each field named in `varying` (by attname) takes its values from an array, one element a row, and every
-    other field `template`'s value, prepared as a save would. Why: psycopg caches its conversion of a statement's
+    params: each field named in `varying` (by attname) takes its values from an array, one element a row (`v.<its
+    column>`), each in `computed` that SQL expression (of `v` and of `joined`, more FROM items), and every other
+    field `template`'s value, prepared as a save would. Why: psycopg caches its conversion of a statement's
     placeholders only up to 4,096 bytes and PostgreSQL prepares only a statement seen again; a VALUES list of 20
     rows is neither (about a millisecond of Python on every call, the tail of bench/dedupe.py's remember)."""
+    computed = computed or {}
     fields = _insert_fields(type(template))
     by_attname = {field.attname: field for field in fields}
     selected, params = [], []
     for field in fields:
-        if field.attname in varying:
+        if field.attname in computed:
+            selected.append(computed[field.attname])
+        elif field.attname in varying:
             selected.append(f"v.{connection.ops.quote_name(field.column)}")
         else:
             selected.append("%s")
@@ -54,14 +59,17 @@ def rows_unnest_sql(template: models.Model, varying: Mapping[str, Sequence]) -> 
         params.append([field.get_db_prep_save(value, connection) for value in values])
     names = ", ".join(connection.ops.quote_name(by_attname[attname].column) for attname in varying)
     columns = ", ".join(connection.ops.quote_name(field.column) for field in fields)
+    sources = f"{joined}, " if joined else ""
     sql = (f"INSERT INTO {template._meta.db_table} ({columns}) SELECT {', '.join(selected)} "
-           f"FROM unnest({', '.join(arrays)}) AS v({names})")
+           f"FROM {sources}unnest({', '.join(arrays)}) AS v({names})")
     return sql, params
 
 
-def fact_and_version_insert(fact: Fact, version: FactVersion) -> None:
+def fact_and_version_insert(fact: Fact, version: FactVersion, also: Sequence[tuple[str, list]] = ()) -> None:
     """Give `fact` the next number of its server (memory_factcounter: the row is locked until commit, so numbers never
-    collide), write it and `version` (whose fact is this one); `fact` then has its id and number."""
+    collide), write it and `version` (whose fact is this one); `fact` then has its id and number. `also`: more
+    writes of the same statement, each (SQL, params) a data-modifying CTE that may read `written` (the new fact's
+    id and number), as the bot's remember writes a new fact's contradiction flags (memory.facts.remembering)."""
     fact_columns, fact_values, fact_params = rows_sql([fact], skip=("number",))
     version_columns, version_values, version_params = rows_sql([version], skip=("fact_id",))
     sql = f"""
@@ -76,10 +84,11 @@ def fact_and_version_insert(fact: Fact, version: FactVersion) -> None:
         ), versioned AS (
             INSERT INTO memory_factversion ({version_columns}, fact_id)
             SELECT {version_values[0]}, written.id FROM written
-        )
+        ){"".join(f", also_{index} AS ({more})" for index, (more, _) in enumerate(also))}
         SELECT id, number FROM written
     """
+    more_params = [param for _, params in also for param in params]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [fact.server_id, *fact_params, *version_params])
+        cursor.execute(sql, [fact.server_id, *fact_params, *version_params, *more_params])
         fact.pk, fact.number = cursor.fetchone()
     fact._state.adding, fact._state.db = False, connection.alias

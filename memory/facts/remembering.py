@@ -5,7 +5,7 @@ contradiction, with only the newer one handed to the bot until someone answers."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -85,39 +85,52 @@ def fact_reinforce(*, fact: Fact, by: Actor, source_weight: float) -> Fact:
     return locked
 
 
-def _flag_contradictions(fact: Fact, older: list[Fact]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Each same-key fact that says something else becomes a contradiction flag for staff (a proposal without a
-    round), and is held back from the bot (the newer one is handed over) until someone answers it
-    (memory.facts.held_back). The numbers flagged, and those held back.
+@dataclass
+class _Flagging:
+    """The contradiction flags of a new fact, written by its own insert (memory.facts.services.fact_create's `also`):
+    each same-key fact that says something else becomes a contradiction flag for staff (a proposal without a round),
+    and is held back from the bot (the newer one is handed over) until someone answers it (memory.facts.held_back).
 
-    One statement writes the flags and holds back what they hold back. held_back_refresh is not needed: `fact` is
-    new, so every flag is new, and a flag only ever adds a reason to hold back; the older facts' held_back, kept
-    exact by every service that changes what it rests on, already answers for every other flag."""
-    holding, whys = [], []
-    for other in older:
-        holds = holds_back(fact, other)
-        holding += [other.pk] if holds else []
-        until = (f"until someone answers, the bot is handed only the newer, #{fact.number}" if holds
-                 else "both are handed over until someone answers")
-        whys.append((f"#{fact.number} was remembered with the key of #{other.number} and says something else; "
-                     f"{until}.")[:300])
-    # What every flag shares comes from one proposal; the rest from arrays, so that the statement's text is the same
-    # for any number of flags (memory.facts.inserting.rows_unnest_sql).
-    shared = Proposal(server_id=fact.server_id, kind=ProposalKind.CONTRADICTION, keeper=fact,
-                      status=ProposalStatus.PENDING, keeper_version=fact.version)
-    insert, params = rows_unnest_sql(shared, {
-        "other_id": [other.pk for other in older], "other_version": [other.version for other in older],
-        "pair_low": [min(fact.pk, other.pk) for other in older],
-        "pair_high": [max(fact.pk, other.pk) for other in older], "why": whys})
-    # A pair already waiting keeps its flag (one pending proposal per pair), as bulk_create(ignore_conflicts=True).
-    sql = f"""
-        WITH flagged AS ({insert} ON CONFLICT DO NOTHING)
-        UPDATE memory_fact SET held_back = true WHERE id = ANY(%s) AND NOT held_back
-    """
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, holding])
-    held = set(holding) | {other.pk for other in older if other.held_back}
-    return tuple(other.number for other in older), tuple(other.number for other in older if other.pk in held)
+    held_back_refresh is not needed: the fact is new, so every flag is new, and a flag only ever adds a reason to
+    hold back; the older facts' held_back, kept exact by every service that changes what it rests on, already
+    answers for every other flag."""
+
+    same_key: list[Fact]  # the subject's newest facts under the key (memory.facts.sameness.statement_lookup)
+    older: list[Fact] = field(default_factory=list)  # those the new fact contradicts
+    holding: list[int] = field(default_factory=list)  # ids of those it holds back
+
+    def writes(self, fact: Fact) -> list[tuple[str, list]]:
+        """The flags and what they hold back, as two CTEs of the fact's insert (which knows its id and number)."""
+        self.older = same_key_other_statements(fact, self.same_key)
+        if not self.older:
+            return []
+        whys = []
+        for other in self.older:
+            holds = holds_back(fact, other)
+            self.holding += [other.pk] if holds else []
+            until = ("until someone answers, the bot is handed only the newer, #%1$s" if holds
+                     else "both are handed over until someone answers")
+            # format() puts the new fact's number in (%1$s); left() keeps the field's 300 characters.
+            whys.append(f"#%1$s was remembered with the key of #{other.number} and says something else; {until}.")
+        # What every flag shares comes from one proposal, the rest from arrays and from `written`, so that the
+        # statement's text is the same for any number of flags (memory.facts.inserting.rows_unnest_sql).
+        shared = Proposal(server_id=fact.server_id, kind=ProposalKind.CONTRADICTION, status=ProposalStatus.PENDING,
+                          keeper_version=fact.version)
+        flags, params = rows_unnest_sql(shared, {
+            "other_id": [other.pk for other in self.older], "other_version": [other.version for other in self.older],
+            "why": whys}, computed={
+            "keeper_id": "written.id", "pair_low": "least(written.id, v.other_id)",
+            "pair_high": "greatest(written.id, v.other_id)", "why": "left(format(v.why, written.number), 300)"},
+            joined="written")
+        # A pair already waiting keeps its flag (one pending proposal per pair), as bulk_create(ignore_conflicts=True).
+        return [(f"{flags} ON CONFLICT DO NOTHING", params),
+                ("UPDATE memory_fact SET held_back = true WHERE id = ANY(%s) AND NOT held_back", [self.holding])]
+
+    def numbers(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The numbers flagged, and those held back (by this flag or already)."""
+        held = set(self.holding) | {other.pk for other in self.older if other.held_back}
+        return tuple(other.number for other in self.older), tuple(other.number for other in self.older
+                                                                  if other.pk in held)
 
 
 @transaction.atomic(savepoint=False)  # as fact_reinforce
@@ -141,15 +154,13 @@ def fact_remember(*, server: Server, exchange: Exchange | None, member_id_of_aut
         fact, how = known
         return Remembered(fact=fact_reinforce(fact=fact, by=by, source_weight=cap), reinforced=True, same_by=how)
     wanted = cap if confidence is None else min(confidence, cap)
+    flagging = _Flagging(same_key)
     fact = fact_create(server=server, author=author, key=key, content=content, scope=scope, member_id=member_id,
                        confidence=wanted, importance=importance, source_exchange=exchange, audience=audience,
-                       source_channel_id=source_channel_id, source_thread_id=source_thread_id, kind=kind, actor=by)
+                       source_channel_id=source_channel_id, source_thread_id=source_thread_id, kind=kind, actor=by,
+                       also=flagging.writes if flag_contradictions else None)
     if embedded:
         fact_vector_store(server, fact, *embedded)
-    contradicts: tuple[int, ...] = ()
-    held_back: tuple[int, ...] = ()
-    older = same_key_other_statements(fact, same_key) if flag_contradictions else []
-    if older:
-        contradicts, held_back = _flag_contradictions(fact, older)
+    contradicts, held_back = flagging.numbers()
     capped = cap if confidence is not None and confidence > cap else None
     return Remembered(fact=fact, confidence_capped_at=capped, contradicts=contradicts, held_back=held_back)

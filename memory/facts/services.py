@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -65,10 +66,13 @@ def fact_create(
     kind: str | None = None,
     actor: Actor | None = None,
     replaces: Fact | None = None,
+    also: Callable[[Fact], Sequence[tuple[str, list]]] | None = None,
 ) -> Fact:
     """Validate and store a new fact in force, with the next number of its server, and its first version (by
     `actor`, or whoever `author` says wrote it). A `channel` audience needs the channel (source_channel_id): the
-    fact is then handed only to replies there and in its threads. `replaces`: the fact this one supersedes."""
+    fact is then handed only to replies there and in its threads. `replaces`: the fact this one supersedes.
+    `also`: given the fact validated but not yet written, more writes of the insert's own statement
+    (memory.facts.inserting.fact_and_version_insert), as the bot's remember writes its contradiction flags."""
     if scope not in Scope.values:
         raise ValidationError({"scope": "The scope must be 'server' or 'member'."})
     audience = validate_audience(audience)
@@ -105,7 +109,7 @@ def fact_create(
     # Validated above, outside the transaction; what is left is one statement (and a staff fact's audit row): inside
     # a caller's transaction (the bot's actions) a savepoint around it would cost two round trips and buy nothing.
     with transaction.atomic(savepoint=False):
-        fact_and_version_insert(fact, version)
+        fact_and_version_insert(fact, version, also(fact) if also is not None else ())
         _queue_embedding(fact)
         if author.kind == AuthorKind.STAFF:
             audit_record(actor=author.user, server=server, action="fact.create", target_ids=[fact.number], count=1,

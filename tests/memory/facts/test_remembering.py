@@ -221,9 +221,30 @@ def test_from_ledger_up_a_same_key_fact_saying_something_else_is_flagged_and_hol
     [flag] = contradiction_flags(server)
     assert (flag.keeper_id, flag.other_id, flag.status, flag.round_id) == (new.pk, old.pk, ProposalStatus.PENDING,
                                                                            None)
-    assert f"#{new.number}" in flag.why and f"#{old.number}" in flag.why
+    assert flag.why == (f"#{new.number} was remembered with the key of #{old.number} and says something else; until "
+                        f"someone answers, the bot is handed only the newer, #{new.number}.")
+    assert (flag.pair_low, flag.pair_high, flag.keeper_version, flag.other_version) == (old.pk, new.pk, 1, 1)
     assert (old.held_back, new.held_back) == (True, False)
     assert old.retracted_at is None, "the older fact stays in force for staff"
+
+
+def test_each_same_key_fact_saying_something_else_gets_a_flag_of_its_own(api, server, owner):
+    """The flags of one remember are written with the fact; a pinned one among them is flagged, not held back."""
+    friday = remember(api, server, **RAIDS)
+    sunday = remember(api, server, member=MIRA, key="raid_day", content="Raids are on Sunday.")
+    pinned = make_fact(server, key="raid_day", content="Raids are on Monday.", author=FactAuthor.staff(owner))
+    fact_pin_set(fact=pinned, pinned=True, actor=owner)
+
+    newest = remember(api, server, member=PAUL, key="raid_day", content="Raids are on Saturday.")
+
+    new = Fact.objects.get(server=server, number=newest["number"])
+    flags = {flag.other.number: flag for flag in contradiction_flags(server) if flag.keeper_id == new.pk}
+    assert sorted(flags) == sorted([friday["number"], sunday["number"], pinned.number])
+    assert flags[pinned.number].why.endswith("says something else; both are handed over until someone answers.")
+    assert all(flag.pair_low < flag.pair_high == new.pk for flag in flags.values())
+    assert {fact.number: fact.held_back for fact in facts_of(server)} == {
+        friday["number"]: True, sunday["number"]: True, pinned.number: False, new.number: False}
+    assert newest["detail"].startswith("it contradicts ")
 
 
 def test_under_classic_both_facts_stay_and_nothing_is_flagged(api, server):
