@@ -52,13 +52,17 @@ CANDIDATE_COLUMNS = ("f.id, f.server_id, f.number, f.key, f.content, f.audience,
 # The facts of the subject under the key that use the same words, in any order (the index fact_same_words,
 # migration 0025: an md5 of the wording's distinct words, sorted), the newest first along the index (a server may
 # already hold hundreds of copies), with pg_trgm's similarity to the new wording.
+# The subject's facts in force under the key, newest first (the duplicate check's and the same-key read's rows).
+_SUBJECT_UNDER_KEY = """
+    FROM memory_fact f
+    WHERE f.server_id = %(server)s AND f.key = %(key)s AND f.member_id = %(member)s AND f.retracted_at IS NULL
+      AND f.scope = %(scope)s {more}
+    ORDER BY f.changed_at DESC, f.id DESC"""
+_SAME_WORDS = _SUBJECT_UNDER_KEY.format(more="AND memory_word_set(f.content) = memory_word_set(%(content)s)")
 WORD_CANDIDATES_SQL = f"""
     SELECT * FROM (
         SELECT {CANDIDATE_COLUMNS}, similarity(f.content, %(content)s) AS trigram, NULL::float8 AS closeness
-        FROM memory_fact f
-        WHERE f.server_id = %(server)s AND f.key = %(key)s AND f.member_id = %(member)s AND f.retracted_at IS NULL
-          AND memory_word_set(f.content) = memory_word_set(%(content)s) AND f.scope = %(scope)s
-        ORDER BY f.changed_at DESC, f.id DESC LIMIT %(limit)s
+        {_SAME_WORDS} LIMIT %(limit)s
     ) candidates ORDER BY trigram DESC, changed_at DESC, id DESC
 """
 # A member's facts are few (the (server, member) index): every distance is computed, exactly.
@@ -83,16 +87,10 @@ WORDS_AND_KEY_SQL = f"""
     SELECT * FROM (
         (SELECT {SUBJECT_COLUMNS}, similarity(f.content, %(content)s) AS trigram, NULL::float8 AS closeness,
                 false AS under_key
-         FROM memory_fact f
-         WHERE f.server_id = %(server)s AND f.key = %(key)s AND f.member_id = %(member)s AND f.retracted_at IS NULL
-           AND memory_word_set(f.content) = memory_word_set(%(content)s) AND f.scope = %(scope)s
-         ORDER BY f.changed_at DESC, f.id DESC LIMIT %(limit)s)
+         {_SAME_WORDS} LIMIT %(limit)s)
         UNION ALL
         (SELECT {SUBJECT_COLUMNS}, NULL::real, NULL::float8, true
-         FROM memory_fact f
-         WHERE f.server_id = %(server)s AND f.key = %(key)s AND f.member_id = %(member)s AND f.retracted_at IS NULL
-           AND f.scope = %(scope)s
-         ORDER BY f.changed_at DESC, f.id DESC LIMIT %(same_key_limit)s)
+         {_SUBJECT_UNDER_KEY.format(more="")} LIMIT %(same_key_limit)s)
     ) found ORDER BY under_key, trigram DESC, changed_at DESC, id DESC
 """
 
