@@ -1,5 +1,5 @@
-"""Celery tasks of memory's worker side: embedding written facts, the catch-up round, the sweeper and the per-server
-indexes (memory.indexing). Queued by these names (config.queue), never imported.
+"""Celery tasks of memory's worker side: embedding written facts, the catch-up round, the sweeper, the per-server
+indexes and the words index's language (memory.indexing). Queued by these names (config.queue), never imported.
 
 Each is idempotent (what is embedded or built is in the database; a fact whose wording already has a vector from
 the current model is skipped) and acknowledged late, so a worker killed mid-batch loses nothing: the redelivered
@@ -16,7 +16,7 @@ from config.queue import enqueue
 from memory.bot.idempotency import idempotent_requests_purge
 from memory.bot.retention import exchange_logs_trim
 from memory.clients.embeddings import EmbeddingError
-from memory.indexing import catchup, server_indexes
+from memory.indexing import catchup, server_indexes, words_language
 from memory.indexing.vectors import embed_facts_now
 from teams.models import Server
 
@@ -64,3 +64,16 @@ def trim_exchange_logs() -> int:
     now = timezone.now()
     idempotent_requests_purge(now=now)
     return exchange_logs_trim(now=now)
+
+
+@shared_task(name="memory.tasks.reindex_words", acks_late=True, ignore_result=True,
+             autoretry_for=(DatabaseError,), retry_backoff=30, max_retries=10)
+def reindex_words(server_id: int) -> int:
+    """Re-index a server's facts for its new memory language, in batches (memory.indexing.words_language)."""
+    return words_language.words_reindex_run(server_id)
+
+
+@shared_task(name="memory.tasks.detect_memory_languages", acks_late=True, ignore_result=True)
+def detect_memory_languages() -> int:
+    """Beat, hourly: servers without a chosen Memory language take the one their facts and messages are in."""
+    return words_language.memory_languages_detect()

@@ -19,7 +19,7 @@ REGISTERED = {
     "consolidation.tasks.run_round", "consolidation.tasks.schedule_consolidation_rounds",
     "consolidation.tasks.sweep_consolidation_rounds", "memory.tasks.build_server_indexes", "memory.tasks.embed_facts",
     "memory.tasks.maintain_server_indexes", "memory.tasks.run_catchup", "memory.tasks.sweep_embeddings",
-    "memory.tasks.trim_exchange_logs",
+    "memory.tasks.trim_exchange_logs", "memory.tasks.reindex_words", "memory.tasks.detect_memory_languages",
 }
 QUEUEING = {"enqueue", "enqueue_on_commit"}
 

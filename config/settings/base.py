@@ -152,6 +152,9 @@ CELERY_BEAT_SCHEDULE: dict = {
     # Members' words are not kept forever: exchange logs past their server's limit lose their text, once a day;
     # the answers kept for Idempotency-Keys older than a day go too.
     "trim-exchange-logs": {"task": "memory.tasks.trim_exchange_logs", "schedule": 24 * 60 * 60},
+    # Servers that leave Memory language empty take the language their memory is in; a language re-index whose
+    # worker died is queued again (memory.indexing.words_language).
+    "detect-memory-languages": {"task": "memory.tasks.detect_memory_languages", "schedule": 60 * 60},
 }
 # Memory one build of a server's own index may use (PostgreSQL's maintenance_work_mem); an index that
 # does not fit is still built, more slowly. A million 384-dimension vectors need about 3GB.

@@ -25,9 +25,9 @@ from memory.facts.selectors import summary_text
 from memory.models import AISettings, Exchange, Fact
 from memory.retrieval.audience import Reader
 from memory.retrieval.context import MEMBERS_MAX, ContextChoice, ContextFor, context_choice, speaking_members
-from memory.retrieval.fusion import hybrid_ids
+from memory.retrieval.fusion import hybrid_ids, search_words
 from memory.retrieval.shown_facts import facts_in_order
-from memory.retrieval.words import SEARCH_RESULT_LIMIT, search_words
+from memory.retrieval.words import SEARCH_RESULT_LIMIT
 from memory.text.limits import clean_text
 from memory.types import TypeProfile, profile_for
 from teams.models import Server

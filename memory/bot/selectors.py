@@ -21,7 +21,11 @@ from teams.models import BotToken, Server
 from teams.selectors import ACTIVE_TOKEN_COLUMNS
 
 _SERVER_COLUMNS = columns(Server, "s")
-_AI_SETTINGS_COLUMNS = columns(AISettings, "a")
+# Not the words index's language: the words search reads it in its own statement (memory.retrieval.words), and
+# this statement must stay under psycopg's cache limit (below). Read when asked (a deferred field).
+_WORDS_LANGUAGE_FIELDS = {"memory_language", "words_language", "words_config", "words_rebuild_started_at"}
+_AI_SETTINGS_COLUMNS = columns(AISettings, "a", tuple(field.attname for field in AISettings._meta.concrete_fields
+                                                     if field.attname not in _WORDS_LANGUAGE_FIELDS))
 # The server with its AI settings and current summary, for the tables joined as s and a.
 _SERVER_SELECT = f"""{_SERVER_COLUMNS.sql}, a."server_id" IS NOT NULL, {_AI_SETTINGS_COLUMNS.sql},
            (SELECT "content" FROM memory_summary WHERE server_id = s.id AND retracted_at IS NULL LIMIT 1)"""

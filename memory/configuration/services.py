@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from config.crypto import encrypt_secret
 from memory.indexing.catchup import catchup_if_embedding, catchup_start
+from memory.indexing.words_language import detected_language, words_language_switch
 from memory.models import AISettings, MemoryType, ModelEndpoint, ModelPurpose
 from memory.text.limits import kept_precision
 from memory.types import profile_for
@@ -102,7 +103,9 @@ def _stored_form(setting_name: str, value: object) -> object:
 def ai_settings_update(*, server: Server, actor: AbstractBaseUser, read: ChannelRule | None = None,
                        write: ChannelRule | None = None, **fields: object) -> AISettings:
     """Validate every setting given (ai_settings_problems) and save them together; settings not given stay.
-    One audit row names each setting that changed with its old and new value (nothing changed: no row)."""
+    One audit row names each setting that changed with its old and new value (nothing changed: no row). A new
+    Memory language points the words index at it (empty: at the language detected now) and, when its stemming
+    changes, re-indexes the facts in the background once this commits."""
     values = _as_fields(read, write, fields)
     errors = ai_settings_problems(read=read, write=write, **fields)
     if errors:
@@ -122,6 +125,10 @@ def ai_settings_update(*, server: Server, actor: AbstractBaseUser, read: Channel
         audit_record(actor=actor, server=server, action="ai_settings.update", count=len(changed),
                      result=audit_changes_text(changes), changes=changes)
     server.ai_settings = ai_settings
+    if "memory_language" in changed:
+        # Detection that cannot tell (too few texts, two languages close) keeps the words index as it is.
+        words_language_switch(ai_settings, ai_settings.memory_language or detected_language(server)
+                              or ai_settings.words_language)
     if "embedding_provider" in changed:
         catchup_if_embedding(server)
     return ai_settings

@@ -9,9 +9,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from memory.models import AISettings, EmbeddingProviderChoice, ForgetMeMode
+from memory.text.language import LANGUAGES
 from teams.models import SNOWFLAKE_REGEX
 
 NUMBER, WHOLE, FLAG, CHOICE, TEXT, CHANNELS = "number", "whole", "flag", "choice", "text", "channels"
+CHOICE_OR_EMPTY = "choice or empty"  # a choice where empty means something of its own (`empty_reads`)
 
 
 @dataclass(frozen=True)
@@ -20,7 +22,7 @@ class Setting:
 
     name: str
     label: str  # as the error sentence names it
-    kind: str  # NUMBER | WHOLE | FLAG | CHOICE | TEXT | CHANNELS
+    kind: str  # NUMBER | WHOLE | FLAG | CHOICE | CHOICE_OR_EMPTY | TEXT | CHANNELS
     low: float | None = None
     high: float | None = None
     choices: tuple[str, ...] = ()
@@ -29,6 +31,7 @@ class Setting:
     heading: str = ""  # as the settings page and the audit log name it, when the error sentence's label is shared
     choice_labels: tuple[tuple[str, str], ...] = ()  # how each choice reads on the page (and so in the log)
     zero_reads: str = ""  # what 0 means, for a whole number where it is not a number of anything ("forever")
+    empty_reads: str = ""  # what empty means, for CHOICE_OR_EMPTY, as the error sentence says it ("detect it")
 
     @property
     def audit_label(self) -> str:
@@ -50,7 +53,7 @@ class Setting:
             return f"“{text[:40]}…”" if len(text) > 40 else (f"“{text}”" if text else "empty")
         if self.kind == NUMBER:
             return f"{value:g}"
-        if self.kind == CHOICE:
+        if self.kind in (CHOICE, CHOICE_OR_EMPTY):
             return dict(self.choice_labels).get(value, str(value))
         if self.kind == WHOLE and value == 0 and self.zero_reads:
             return f"0 ({self.zero_reads})"
@@ -78,6 +81,12 @@ def _choice(setting: Setting, value: object) -> str | None:
                                                  f"for {setting.label.lower()}."
 
 
+def _choice_or_empty(setting: Setting, value: object) -> str | None:
+    if value == "" or value in setting.choices:
+        return None
+    return f"{setting.label} must be empty ({setting.empty_reads}) or one of {', '.join(setting.choices)}."
+
+
 def _text(setting: Setting, value: object) -> str | None:
     if not isinstance(value, str) or not setting.min_length <= len(value.strip()) <= setting.max_length:
         low = f"{setting.min_length}–" if setting.min_length else "at most "
@@ -95,7 +104,8 @@ def _channels(setting: Setting, value: object) -> str | None:
 
 
 _CHECKS: dict[str, Callable[[Setting, object], str | None]] = {
-    WHOLE: _whole, NUMBER: _number, FLAG: _flag, CHOICE: _choice, TEXT: _text, CHANNELS: _channels,
+    WHOLE: _whole, NUMBER: _number, FLAG: _flag, CHOICE: _choice, CHOICE_OR_EMPTY: _choice_or_empty, TEXT: _text,
+    CHANNELS: _channels,
 }
 
 _WEIGHT = AISettings.WEIGHT_RANGE
@@ -130,6 +140,8 @@ SETTINGS: tuple[Setting, ...] = (
               heading=f"Half-life of {label} (days)", zero_reads="never ages")
       for kind, label in (("rule", "rules"), ("lore", "lore"), ("profile", "profiles"),
                           ("preference", "preferences"), ("event", "events"))),
+    Setting("memory_language", "Memory language", CHOICE_OR_EMPTY, choices=tuple(LANGUAGES), empty_reads="detect it",
+            choice_labels=(("", "Detect"), *((code, language.label) for code, language in LANGUAGES.items()))),
     Setting("bot_name", "The bot's name", TEXT, max_length=AISettings.BOT_NAME_MAX_LENGTH),
     Setting("bot_description", "The bot's description", TEXT, max_length=AISettings.PERSONA_TEXT_MAX_LENGTH),
     Setting("style_sample", "The style sample", TEXT, max_length=AISettings.PERSONA_TEXT_MAX_LENGTH),

@@ -96,6 +96,16 @@ class AISettings(models.Model):
     bot_name = models.CharField(max_length=80, blank=True, help_text="What the bot is called (1–80 characters).")
     bot_description = models.TextField(blank=True, help_text="What the bot is and what it cares about.")
     style_sample = models.TextField(blank=True, help_text="A short reply in the voice the community wants.")
+    # The language of the server's memory (issue 22): "" = detected from its facts and messages (hourly,
+    # memory.tasks.detect_memory_languages), else a code of memory.text.language.LANGUAGES chosen by staff.
+    memory_language = models.CharField("memory language", max_length=8, blank=True, default="",
+                                       help_text="Empty: detected from the server's facts and messages.")
+    # What the words index uses now: the language (chosen or detected) and its PostgreSQL configuration, which new
+    # facts take (migration 0030's trigger). While words_rebuild_started_at is set, older facts are being
+    # re-indexed to words_config and the search matches words as written (`simple`), and says so.
+    words_language = models.CharField(max_length=8, default="en", editable=False)
+    words_config = models.CharField(max_length=64, default="english", editable=False)
+    words_rebuild_started_at = models.DateTimeField(null=True, blank=True, editable=False)
     changed_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -6,23 +6,31 @@ from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVector, SearchVectorField
 from django.db import models
-from django.db.models import F, Q, Value
+from django.db.models import F, Func, Q, Value
 from django.db.models.functions import Coalesce, Length, Replace
 from django.db.models.lookups import GreaterThanOrEqual, LessThanOrEqual
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import cached_property
 
+from config.db_fields import RegConfigField
 from memory.text.hints import looks_like_instructions
 from memory.text.keys import KEY_DB_REGEX, KEY_MAX_LENGTH
 from memory.text.limits import CONTENT_MAX_LENGTH, SUMMARY_MAX_LENGTH
 from teams.models import SNOWFLAKE_REGEX, Server
 
-# Full-text configuration for facts. English stemming and stop words make "birthdays" find
-# "birthday" and keep "when is my" out of the ranking; identical words in other languages
-# still match because both sides are processed the same way.
+# Full-text configuration of a server whose language is not known yet (AISettings.words_config holds each server's:
+# its memory language's stemmer and stop words, memory.text.language). English stemming makes "birthdays" find
+# "birthday"; identical words in other languages still match because both sides are processed the same way.
 SEARCH_CONFIG = "english"
 PREFIX_CONFIG = "simple"
+
+
+def _search_text(field: str) -> Func:
+    """A fact's text for its server's stemmer, with what the stemmer alone would miss: Dutch and German -t verb
+    forms without the t ("spreekt" is also stored as "spreek", stemmed like "spreken"), and character pairs of
+    scripts written without spaces (私は寿司が好き also holds 寿司). The SQL function is migration 0030's."""
+    return Func(F("search_config"), F(field), function="lk_search_text", output_field=models.TextField())
 # Importance of a fact nobody has rated yet: middling, so ranking works from the first message.
 UNSCORED_IMPORTANCE = 0.5
 
@@ -134,12 +142,17 @@ class Fact(models.Model):
     # the bot is handed only the newer one until someone answers the flag (memory.retrieval.audience).
     held_back = models.BooleanField(default=False)
 
-    # Two sets of lexemes in one vector (one GIN index): stemmed English words (weights A, B) for the
+    # The server's text search configuration when the fact was written or last re-indexed: a BEFORE INSERT trigger
+    # (migration 0030) copies AISettings.words_config, so ORM, bulk, COPY and raw inserts all take it; a language
+    # change re-indexes in background batches (memory.indexing.words_language).
+    search_config = RegConfigField(max_length=64, default=SEARCH_CONFIG, db_default=SEARCH_CONFIG, editable=False)
+    # Two sets of lexemes in one vector (one GIN index): words stemmed in the server's language (weights A, B) for the
     # bot's search and ranking, and the words as written (weights C, D) so that the panel's prefix
-    # search finds "gaming" while "gamin" is typed (the stemmer would have stored only "game").
+    # search finds "gaming" while "gamin" is typed (the stemmer would have stored only "game"), and a search
+    # during a re-index can match them with `simple`.
     search_vector = models.GeneratedField(
-        expression=SearchVector(Replace("key", Value("_"), Value(" ")), weight="A", config=SEARCH_CONFIG)
-        + SearchVector("content", weight="B", config=SEARCH_CONFIG)
+        expression=SearchVector(Replace("key", Value("_"), Value(" ")), weight="A", config=F("search_config"))
+        + SearchVector(_search_text("content"), weight="B", config=F("search_config"))
         + SearchVector(Replace("key", Value("_"), Value(" ")), weight="C", config=PREFIX_CONFIG)
         + SearchVector("content", weight="D", config=PREFIX_CONFIG),
         output_field=SearchVectorField(),

@@ -23,6 +23,7 @@ from memory.models import (
     Kind,
     Scope,
 )
+from memory.text.language import LANGUAGES
 
 from .audiences import channel_from_input
 
@@ -271,6 +272,16 @@ class AISettingsForm(forms.Form):
         required=False, label="Style sample", widget=forms.Textarea(attrs={"rows": 3}),
         help_text="At most 2000 characters: a short reply in the voice the community wants. The bot reads it as an "
                   "example of tone, not as something to repeat.")
+    # Issue 22; like the context settings, a page that does not send it leaves it as it is.
+    memory_language = forms.ChoiceField(
+        required=False, label="Memory language",
+        choices=[("", "Detect from the server's memory"),
+                 *((code, language.label) for code, language in LANGUAGES.items())],
+        help_text="Searching by words and ranking use this language's stemming, so in Dutch “spreken” finds "
+                  "“spreekt”; Japanese, Chinese, Korean and Thai are matched by pairs of characters. Detect: the "
+                  "language of the server's facts and messages, checked every hour. Changing it re-indexes the facts "
+                  "in the background; until that is done, words are matched as written.",
+        error_messages={"invalid_choice": BY_NAME["memory_language"].problem(None)})
 
     CONTEXT_SETTINGS = ("speaker_share", "pinned_max_items", "pinned_max_chars", "max_memory_chars",
                         *(f"half_life_{kind}_days" for kind in Kind.values), "bot_name", "bot_description",
@@ -280,6 +291,10 @@ class AISettingsForm(forms.Form):
     def context_settings(self) -> dict[str, object]:
         """The context settings this page sent (valid form only), to save; those it did not send stay as they are."""
         return {name: self.cleaned_data[name] for name in self.CONTEXT_SETTINGS if name in self.data}
+
+    def language_setting(self) -> dict[str, str]:
+        """Memory language when this page sent it (valid form only), to save; not sent: it stays as it is."""
+        return {"memory_language": self.cleaned_data["memory_language"]} if "memory_language" in self.data else {}
 
     @staticmethod
     def initial_from(ai_settings: AISettings) -> dict:
@@ -299,6 +314,7 @@ class AISettingsForm(forms.Form):
             "remember_limit_per_hour": ai_settings.remember_limit_per_hour,
             "exchange_log_days": ai_settings.exchange_log_days,
             "forget_me_mode": ai_settings.forget_me_mode,
+            "memory_language": ai_settings.memory_language,
         }
 
     @staticmethod

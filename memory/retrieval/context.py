@@ -35,14 +35,14 @@ from django.utils import timezone
 
 from config.rows import Columns, columns, loaded_instance
 from memory.models import AISettings, Fact, Member
+from memory.text.time_expressions import date_span
 from memory.types import NEWEST_FIRST_TYPES, ContextOrder, RelevanceKind, profile_for
 from teams.models import Server
 
 from .audience import Reader, visible_sql
-from .fusion import hybrid_ids
+from .fusion import hybrid_ids, words_ranking
 from .ranking import RELEVANCE_DEPTH, HalfLives, Weights, rank_top, relevance_by_position
 from .shown_facts import CONTEXT_COLUMNS, newest_facts_from_json
-from .words import search_word_ids
 
 # The pinned facts' order, here and on the memory page: the oldest change first (the rule the server has lived by
 # longest); past the caps, the later ones are left out.
@@ -245,8 +245,9 @@ def message_relevance(server: Server, message: str, ai_settings: AISettings | No
     if ai_settings is not None and profile_for(ai_settings.memory_type).relevance == RelevanceKind.WORDS_AND_MEANING:
         fused = hybrid_ids(server, ai_settings, message, RELEVANCE_DEPTH, embed_short_text=False, reader=reader)
         return Relevance(relevance_by_position(fused.ids), fused.mode, fused.fallback_reason or "")
-    return Relevance(relevance_by_position(search_word_ids(server.pk, message, RELEVANCE_DEPTH, reader=reader)),
-                     "words")
+    span = date_span(message, timezone.localdate())
+    return Relevance(relevance_by_position(words_ranking(server.pk, message, RELEVANCE_DEPTH, reader=reader,
+                                                         span=span)), "words")
 
 
 # What the context needs of a ranked fact beyond what ranking reads anyway, and the display name of the member a

@@ -10,6 +10,7 @@ from django.db import connection, transaction
 from memory.indexing import server_indexes
 
 from .audience import Reader, visible_sql
+from .scored import Scored
 
 # Each ranking contributes its first RESULT_DEPTH facts to the fusion (memory.retrieval.fusion).
 RESULT_DEPTH = 30
@@ -29,12 +30,12 @@ HNSW_EF_SEARCH = 200
 # search did before the audience. bench/semantic.py EXPLAINs this statement.
 NEAREST_SQL = f"""
     WITH nearest AS MATERIALIZED (
-        SELECT e.fact_id, e.vector <=> %(vector)s::vector AS distance
+        SELECT e.fact_id, e.vector <=> %(vector)s::vector AS distance, f.changed_at
         FROM memory_factembedding e JOIN memory_fact f ON f.id = e.fact_id
         WHERE e.server_id = %(server)s AND e.model_name = %(model)s AND f.retracted_at IS NULL AND {visible_sql("f")}
         ORDER BY e.vector <=> %(vector)s::vector LIMIT %(candidates)s
     )
-    SELECT fact_id FROM nearest ORDER BY distance, fact_id LIMIT %(limit)s
+    SELECT fact_id, distance, changed_at FROM nearest ORDER BY distance, fact_id LIMIT %(limit)s
 """
 
 
@@ -78,31 +79,46 @@ EXACT_NEAREST_SQL = f"""
         SELECT e.fact_id, e.vector <=> %(vector)s::vector AS distance FROM memory_factembedding e
         WHERE (SELECT chosen FROM exact) AND e.server_id = %(server)s AND e.model_name = %(model)s
         ORDER BY distance, e.fact_id LIMIT %(candidates)s
-    )
-    SELECT (SELECT chosen FROM exact), (SELECT count(*) FROM mine), ARRAY(
-        SELECT mine.fact_id FROM mine
+    ), kept AS (
+        SELECT mine.fact_id, mine.distance, f.changed_at FROM mine
         JOIN memory_fact f ON f.id = mine.fact_id AND f.retracted_at IS NULL AND {visible_sql("f")}
         ORDER BY mine.distance, mine.fact_id LIMIT %(limit)s
     )
+    SELECT (SELECT chosen FROM exact), (SELECT count(*) FROM mine),
+           (SELECT array_agg(fact_id ORDER BY distance, fact_id) FROM kept),
+           (SELECT array_agg(distance ORDER BY distance, fact_id) FROM kept),
+           (SELECT array_agg(changed_at ORDER BY distance, fact_id) FROM kept)
 """
 
 
-def _exact_nearest(cursor, params: dict) -> list[int] | None:
+def _exact_nearest(cursor, params: dict) -> list[Scored] | None:
     """The exact answer, or None when the server is searched through a graph."""
     choice = {"graph_rows": server_indexes.SERVER_INDEX_MIN_ROWS,
               "index_name": server_indexes.server_index_name(server_indexes.VECTORS, params["server"])}
     cursor.execute(EXACT_NEAREST_SQL, params | choice)
-    chosen, candidates_read, fact_ids = cursor.fetchone()
+    chosen, candidates_read, fact_ids, distances, changed = cursor.fetchone()
     if not chosen:
         return None
+    found = _scored(zip(fact_ids or [], distances or [], changed or [], strict=True))
     more_may_lie_beyond = params["candidates"] is not None and candidates_read == params["candidates"]
-    if len(fact_ids) < params["limit"] and more_may_lie_beyond:
+    if len(found) < params["limit"] and more_may_lie_beyond:
         return _exact_nearest(cursor, params | {"candidates": None})  # facts left out took their places
-    return fact_ids
+    return found
+
+
+def _scored(rows) -> list[Scored]:
+    """(fact id, cosine distance, changed_at) rows as Scored, the score a cosine similarity."""
+    return [Scored(fact_id, 1.0 - float(distance), changed_at) for fact_id, distance, changed_at in rows]
 
 
 def nearest_fact_ids(server_id: int, model_name: str, vector: list[float], limit: int = RESULT_DEPTH, *,
                      reader: Reader) -> list[int]:
+    """Ids of nearest_facts, nearest first."""
+    return [found.id for found in nearest_facts(server_id, model_name, vector, limit, reader=reader)]
+
+
+def nearest_facts(server_id: int, model_name: str, vector: list[float], limit: int = RESULT_DEPTH, *,
+                  reader: Reader) -> list[Scored]:
     """Facts in force the reader may see closest in meaning, nearest first: exactly on a server without a graph
     of its own and below the size that earns one; otherwise through the HNSW index filtered by server (its own,
     or the shared one while its own is being built), fact and audience in the same statement, with pgvector's
@@ -115,4 +131,4 @@ def nearest_fact_ids(server_id: int, model_name: str, vector: list[float], limit
     with transaction.atomic(), connection.cursor() as cursor:
         set_hnsw_search(cursor)
         cursor.execute(NEAREST_SQL, params)
-        return [row[0] for row in cursor.fetchall()]
+        return _scored(cursor.fetchall())

@@ -1,83 +1,188 @@
-"""The bot's one search by words, and the words part of relevance: full text over the facts in force that the reader
-may see, ranked among the newest matches, found along whichever index costs less for how common the query is."""
+"""The bot's one search by words, and the words part of relevance: a BM25 score in the server's language over the facts
+in force that the reader may see, computed in PostgreSQL along the newest-first index and, for rare words, the GIN one.
+
+BM25 (k1 = K1, b = B): each query term adds idf × tf·(k1 + 1) / (tf + k1·(1 − b + b·length / average length)), so a
+fact holding more of the rarer words ranks first, a word said twice counts more than once but not twice, and a long
+fact's words count for less. Facts holding every query term come first whatever their score. The terms are the
+query's lexemes in the server's text search configuration (AISettings.words_config: stems and stop words of its
+memory language, with migration 0030's -t verb forms and character pairs of scripts without spaces); while the
+server's facts are being re-indexed to a new language, the words as written (`simple`), and the answer says so.
+"""
 
 from __future__ import annotations
 
-import functools
+from dataclasses import dataclass
+from datetime import datetime, time, timedelta
 
 from django.db import connection
+from django.utils import timezone
 
-from memory.models import SEARCH_CONFIG, Fact
-from memory.text.words import words
-from teams.models import Server
+from memory.models import AISettings
 
 from .audience import Reader, visible_sql
-from .shown_facts import facts_in_order
+from .scored import Scored
 
 SEARCH_RESULT_LIMIT = 10
-RANK_CANDIDATES = 500
-MAX_QUERY_WORDS = 12
+MAX_QUERY_CHARACTERS = 500
+MAX_TERMS = 24
+K1, B = 1.2, 0.75
+# A fact dated inside the span a query's time expression names ("last May", "vorige week") gains this much of
+# a fact holding every word (scores are shares of that, below): a preference, never a filter (bench/retrieval.py).
+DATE_BONUS = 0.3
 
-
-def _words(text: str) -> list[str]:
-    return words(text, MAX_QUERY_WORDS)
-
-
-# How the one search stays cheap at any size. Ranking all matches of a common word would read
-# thousands of rows, so a search ranks the RANK_CANDIDATES newest matches. Two ways find them:
-#  - walking the covering (server, changed_at, id) INCLUDE (search_vector) index from the newest fact,
-#    testing each entry without touching the table: costs about WALK_COST per entry walked, so it is
-#    cheap for a common word (a few hundred entries hold ten matches) and dear for a rare one;
-#  - the GIN index, which hands over every match and then reads each from the table: about
-#    GIN_COST per match, cheap for a rare word and dear for a common one.
-# A first walk of FIRST_WALK entries tells how common the query is (matches per entry). That estimate
-# picks the cheaper way to the rest, so the worst case costs about the square root of the server's
-# fact count in entries (a few milliseconds at a million facts) instead of growing with it.
-# Both ways test who may see a fact inside the statement (VISIBLE): the walk on the index entry itself
-# (the index carries audience and source channel), so it counts only entries the reader may see.
+# How a search stays cheap at any size. BM25 needs every fact holding a term; a common word is in a hundred
+# thousand of them. So a search walks the covering (server, changed_at, id) INCLUDE (search_vector) index from
+# the newest fact over FIRST_WALK entries the reader may see, without touching the table: on a server that size
+# the score is exact, and on a larger one the walk is a sample of the newest facts that tells how common each term
+# is (document frequency, scaled to the server's size). A term the walk finds in at most RARE_IN_WALK facts may be
+# in older facts the walk did not reach (and every term, when the walk found fewer facts than the answer needs):
+# those are read through the GIN index (it hands over a rare word's few facts, each read from the table), at most
+# GIN_READ of them, the newest GIN_BUDGET of those scored with the same formula.
+# A common word needs no GIN read: the walk holds plenty of its facts, the newest ones. Cost at a million facts:
+# the walk is about a millisecond; a rare word's GIN read about GIN_BUDGET table rows at most (bench/context.py,
+# search.words.1m).
 FIRST_WALK = 2000
-WALK_COST, GIN_COST = 1.0, 8.0  # per entry walked, per match read: relative, measured at a million facts
-MAX_WALK = 20000
+RARE_IN_WALK = 2
+GIN_BUDGET = 200
+GIN_READ = 1000  # matches of the rare terms read at most (in the index's order), of which the newest GIN_BUDGET count
 
-VISIBLE = visible_sql("memory_fact")
-_RANKED_WINDOW_SQL = f"""
-    SELECT id, count(*) OVER () FROM (
-        SELECT id, changed_at, search_vector FROM (
-            SELECT id, changed_at, search_vector FROM memory_fact
-            WHERE server_id = %(server)s AND retracted_at IS NULL AND {VISIBLE}
-            ORDER BY changed_at DESC, id DESC LIMIT %(walk)s
-        ) recent
-        WHERE search_vector @@ to_tsquery(%(config)s::regconfig, %(query)s) AND NOT (id = ANY(%(exclude)s))
-        LIMIT %(candidates)s
-    ) newest_matches
-    ORDER BY ts_rank(search_vector, to_tsquery(%(config)s::regconfig, %(query)s)) DESC, changed_at DESC, id DESC
-    LIMIT %(limit)s
-"""
-# Whether the server has more than %(walk)s facts in force (any order: the narrowest index answers; at
-# most FIRST_WALK entries read, a fraction of a millisecond at any size). Counting every audience bounds the
-# facts the reader may see from above, which is all the search asks of it.
-_MORE_THAN_WALK_SQL = """
-    SELECT EXISTS (SELECT 1 FROM memory_fact WHERE server_id = %(server)s AND retracted_at IS NULL
-                   OFFSET %(walk)s LIMIT 1)
-"""
-# MATERIALIZED keeps the planner from walking the sort index (it would, hoping the LIMIT stops it
-# early, and read a million entries when the word is rare): this path is only taken for few matches.
-_RANKED_GIN_SQL = f"""
-    WITH matches AS MATERIALIZED (
+
+@dataclass(frozen=True)
+class WordsLanguage:
+    """Which language the words search of a server uses now, and why it may not be the one staff chose."""
+
+    code: str
+    config: str
+    rebuilding: bool
+
+    @property
+    def note(self) -> str:
+        if self.rebuilding:
+            return ("The server's facts are being re-indexed for its new memory language: words are matched as "
+                    "written until that is done.")
+        return ""
+
+
+def words_language(server_id: int) -> WordsLanguage:
+    """The server's words language (English before its settings exist)."""
+    row = AISettings.objects.filter(server_id=server_id).values_list(
+        "words_language", "words_config", "words_rebuild_started_at").first()
+    if row is None:
+        return WordsLanguage("en", "english", False)
+    return WordsLanguage(row[0], row[1], row[2] is not None)
+
+
+# The query's terms in the server's configuration (the words as written while it re-indexes), each with the weights
+# of the vector it is matched against: A, B (key and content in the server's language) or C, D (as written).
+_TERMS_SQL = """
+    settings AS (
+        SELECT CASE WHEN s.words_rebuild_started_at IS NULL THEN coalesce(s.words_config, 'english')
+                    ELSE 'simple' END::regconfig AS cfg,
+               s.words_rebuild_started_at IS NOT NULL AS as_written
+        FROM (SELECT 1) one LEFT JOIN memory_aisettings s ON s.server_id = %(server)s
+    ),
+    terms AS (
+        SELECT t.lexeme, t.ord FROM settings,
+            unnest(tsvector_to_array(to_tsvector(settings.cfg, lk_search_text(settings.cfg, %(query)s))))
+            WITH ORDINALITY AS t(lexeme, ord)
+        ORDER BY t.ord LIMIT %(max_terms)s
+    ),
+    q AS (
+        SELECT string_agg(quote_literal(lexeme) || CASE WHEN as_written THEN ':CD' ELSE ':AB' END, ' | ')::tsquery
+                   AS any_term,
+               CASE WHEN as_written THEN '{c,d}' ELSE '{a,b}' END::"char"[] AS weights
+        FROM terms, settings GROUP BY as_written
+    )"""
+# The newest FIRST_WALK facts in force the reader may see, from the covering index alone.
+_RECENT_SQL = f"""
+    recent AS MATERIALIZED (
         SELECT id, changed_at, search_vector FROM memory_fact
-        WHERE server_id = %(server)s AND retracted_at IS NULL AND {VISIBLE}
-          AND search_vector @@ to_tsquery(%(config)s::regconfig, %(query)s) AND NOT (id = ANY(%(exclude)s))
+        WHERE server_id = %(server)s AND retracted_at IS NULL AND {visible_sql("memory_fact")}
+        ORDER BY changed_at DESC, id DESC LIMIT %(walk)s
+    )"""
+
+
+def _scoring_sql(candidates_sql: str, idf_sql: str, more_ctes: str = "") -> str:
+    """BM25 of the candidates (id, changed_at, search_vector) for the query's terms, best first (every term first);
+    `idf_sql` yields (ord, idf) per term from `hits` (id, ord, tf) and `stats`; `more_ctes` come before the
+    candidates."""
+    return f"""
+    WITH {_TERMS_SQL}, {_RECENT_SQL},{more_ctes}
+    candidates AS MATERIALIZED ({candidates_sql}),
+    postings AS (
+        SELECT c.id, u.lexeme, coalesce(cardinality(u.positions), 1) AS tf
+        FROM candidates c, q, unnest(ts_filter(c.search_vector, q.weights)) u
+    ),
+    lengths AS (SELECT id, sum(tf)::float8 AS dl FROM postings GROUP BY id),
+    hits AS (SELECT p.id, t.ord, p.tf FROM postings p JOIN terms t USING (lexeme)),
+    stats AS (
+        SELECT (SELECT count(*) FROM recent) AS walked, (SELECT coalesce(avg(dl), 1) FROM lengths) AS average_length,
+               (SELECT count(*) FROM terms) AS term_count
+    ),
+    idf AS ({idf_sql}),
+    scored AS (
+        SELECT h.id, sum(i.idf * h.tf * {K1 + 1} / (h.tf + {K1} * (1 - {B} + {B} * l.dl / stats.average_length)))
+                   / greatest((SELECT sum(idf) FROM idf), 1e-9) AS score,
+               count(*) = max(stats.term_count) AS every_term
+        FROM hits h JOIN idf i USING (ord) JOIN lengths l USING (id) CROSS JOIN stats GROUP BY h.id
+    ),
+    best AS (
+        SELECT s.id, s.score, c.changed_at, s.every_term, c.search_vector FROM scored s JOIN candidates c USING (id)
+        ORDER BY s.every_term DESC,
+                 s.score + CASE WHEN c.changed_at >= %(span_start)s AND c.changed_at < %(span_end)s
+                                THEN {DATE_BONUS} ELSE 0 END DESC,
+                 c.changed_at DESC, s.id DESC
+        LIMIT %(limit)s
     )
-    SELECT id, 0 FROM (SELECT * FROM matches ORDER BY changed_at DESC, id DESC LIMIT %(candidates)s) newest_matches
-    ORDER BY ts_rank(search_vector, to_tsquery(%(config)s::regconfig, %(query)s)) DESC, changed_at DESC, id DESC
-    LIMIT %(limit)s
-"""
+    SELECT best.id, best.score, best.changed_at, best.every_term, stats.walked,
+           (SELECT array_agg(t.lexeme ORDER BY t.ord) FROM terms t),
+           (SELECT array_agg(coalesce(d.n, 0) ORDER BY t.ord) FROM terms t
+                LEFT JOIN (SELECT ord, count(*) AS n FROM hits WHERE id IN (SELECT id FROM recent) GROUP BY ord) d
+                USING (ord)),
+           (SELECT as_written FROM settings),
+           tsvector_to_array(ts_filter(best.search_vector, (SELECT weights FROM q)))
+    FROM stats LEFT JOIN best ON true
+    ORDER BY best.every_term DESC,
+             best.score + CASE WHEN best.changed_at >= %(span_start)s AND best.changed_at < %(span_end)s
+                               THEN {DATE_BONUS} ELSE 0 END DESC,
+             best.changed_at DESC, best.id DESC
+    """
 
 
-def _ranked(cursor, sql: str, params: dict) -> tuple[list[int], int]:
-    cursor.execute(sql, params)
-    rows = cursor.fetchall()
-    return [row[0] for row in rows], (rows[0][1] if rows else 0)
+# The walk alone: document frequencies and the number of facts are the walk's (exact on a server of that size).
+_WALK_SQL = _scoring_sql(
+    "SELECT r.id, r.changed_at, r.search_vector FROM recent r, q WHERE r.search_vector @@ q.any_term",
+    """SELECT t.ord, ln(1 + (stats.walked - coalesce(d.n, 0) + 0.5) / (coalesce(d.n, 0) + 0.5)) AS idf
+       FROM terms t CROSS JOIN stats LEFT JOIN (SELECT ord, count(*) AS n FROM hits GROUP BY ord) d USING (ord)""",
+)
+# The walk and, through the GIN index, the older facts holding a rare term (MATERIALIZED: the planner must not walk
+# the newest-first index in hope of the LIMIT, a million entries for a rare word). A rare term's frequency is
+# counted over what was read (every fact holding it, while under GIN_BUDGET); a common one's is the walk's, scaled
+# to the server's size, %(facts)s.
+_WALK_AND_RARE_SQL = _scoring_sql(
+    """SELECT r.id, r.changed_at, r.search_vector FROM recent r, q WHERE r.search_vector @@ q.any_term
+        UNION ALL
+        SELECT id, changed_at, search_vector FROM (
+            SELECT id, changed_at, search_vector FROM older_matches WHERE id NOT IN (SELECT id FROM recent)
+            ORDER BY changed_at DESC, id DESC LIMIT %(budget)s
+        ) older""",
+    """SELECT t.ord, ln(1 + greatest(%(facts)s - d.n + 0.5, 0.5) / (d.n + 0.5)) AS idf
+       FROM terms t JOIN (
+           SELECT t.ord, CASE WHEN t.ord = ANY(%(rare)s) THEN coalesce(counted.n, 0)
+                              ELSE coalesce(walked.n, 0)::float8 * %(facts)s / greatest(stats.walked, 1) END AS n
+           FROM terms t CROSS JOIN stats
+           LEFT JOIN (SELECT ord, count(*) AS n FROM hits GROUP BY ord) counted USING (ord)
+           LEFT JOIN (SELECT ord, count(*) AS n FROM hits WHERE id IN (SELECT id FROM recent) GROUP BY ord) walked
+               USING (ord)
+       ) d USING (ord)""",
+    f"""
+    older_matches AS MATERIALIZED (
+        SELECT id, changed_at, search_vector FROM memory_fact
+        WHERE server_id = %(server)s AND retracted_at IS NULL AND {visible_sql("memory_fact")}
+          AND search_vector @@ %(rare_query)s::tsquery
+        LIMIT %(gin_read)s
+    ),""",
+)
 
 
 def numbers_handed_out(cursor, server_id: int) -> int:
@@ -87,87 +192,56 @@ def numbers_handed_out(cursor, server_id: int) -> int:
     return row[0] if row else 0
 
 
-class _ServerSize:
-    """What a search learns of the server's size when a walk fell short, each read at most once (the
-    search's second pass asks the same)."""
-
-    def __init__(self, cursor, server_id: int) -> None:
-        self.cursor, self.server_id = cursor, server_id
-
-    @functools.cached_property
-    def numbers_handed_out(self) -> int:
-        return numbers_handed_out(self.cursor, self.server_id)
-
-    @functools.cached_property
-    def more_than_first_walk(self) -> bool:
-        """Numbers handed out overstate the facts in force once some are deleted (a wiped server may have
-        handed out a million and hold a thousand): whether the first walk saw them all, from the index."""
-        self.cursor.execute(_MORE_THAN_WALK_SQL, {"server": self.server_id, "walk": FIRST_WALK})
-        return self.cursor.fetchone()[0]
+def _span_params(span) -> dict:
+    """The half-open timestamps of a date span (memory.text.time_expressions.DateSpan), or a span nothing is in."""
+    if span is None:
+        return {"span_start": None, "span_end": None}
+    zone = timezone.get_current_timezone()
+    return {"span_start": datetime.combine(span.start, time.min, zone),
+            "span_end": datetime.combine(span.end + timedelta(days=1), time.min, zone)}
 
 
-def _best_of_newest_matches(cursor, server_id: int, tsquery: str, exclude_ids: list[int], limit: int,
-                            size: _ServerSize, reader: Reader, config: str = SEARCH_CONFIG) -> list[int]:
-    """Ids of the `limit` best-ranked among the newest RANK_CANDIDATES matches of `tsquery` the reader may see."""
-    params = {"server": server_id, "config": config, "query": tsquery, "exclude": exclude_ids,
-              "candidates": RANK_CANDIDATES, "limit": limit, "walk": FIRST_WALK, **reader.params}
-    ids, matches = _ranked(cursor, _RANKED_WINDOW_SQL, params)
-    if matches >= SEARCH_RESULT_LIMIT:
-        return ids  # enough candidates to rank: the common case costs one query
-    facts_ever = size.numbers_handed_out
-    if facts_ever <= FIRST_WALK or not size.more_than_first_walk:
-        return ids  # the walk saw every fact of the server: the GIN index would find nothing more
-    share = max(matches, 0.5) / FIRST_WALK  # estimated matches per fact; 0.5 when none were seen
-    walk_needed = int(1.5 * SEARCH_RESULT_LIMIT / share)
-    # All of several words costs the GIN index more: it intersects each word's list of facts.
-    gin_cost = GIN_COST * share * facts_ever * (tsquery.count("&") + 1)
-    walk_is_cheaper = WALK_COST * walk_needed < gin_cost
-    if walk_needed <= MAX_WALK and walk_is_cheaper:
-        ids, matches = _ranked(cursor, _RANKED_WINDOW_SQL, {**params, "walk": walk_needed})
-        if matches >= SEARCH_RESULT_LIMIT or facts_ever <= walk_needed:
-            return ids
-    return _ranked(cursor, _RANKED_GIN_SQL, params)[0]
+def _quoted(lexeme: str) -> str:
+    return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
-def _lexemes(cursor, query: str) -> list[str]:
-    """The query's stemmed English lexemes without stopwords, as the database sees them."""
-    cursor.execute("SELECT tsvector_to_array(to_tsvector(%s::regconfig, %s))", [SEARCH_CONFIG, query])
-    return list(cursor.fetchone()[0] or [])
-
-
-def _all_but_one(lexemes: list[str]) -> str:
-    """A tsquery (simple config: the lexemes are stemmed already) for facts holding all lexemes but one."""
-    quoted = ["'" + lexeme.replace("'", "''") + "'" for lexeme in lexemes]
-    return " | ".join("(" + " & ".join(quoted[:skip] + quoted[skip + 1:]) + ")" for skip in range(len(quoted)))
-
-
-def search_word_ids(server_id: int, query: str, limit: int = SEARCH_RESULT_LIMIT, *, reader: Reader) -> list[int]:
-    """Ids of search_words' results the reader may see, best match first (ranking needs their places, not their text).
-
-    Facts holding every word of the query first. When they are fewer than `limit` and the query has at
-    least three words (after dropping stopwords), facts holding all of them but one fill the rest:
-    "the tetris tournament on saturday" still finds the tournament fact that does not say "saturday",
-    while "he speaks French" never turns into a search for "French" alone (words are not meaning)."""
-    words = _words(query)
-    if not words:
+def scored_word_ids(server_id: int, query: str, limit: int = SEARCH_RESULT_LIMIT, *, reader: Reader,
+                    span=None) -> list[Scored]:
+    """The `limit` best facts for `query` by words that the reader may see, every term first, then by score (plus
+    DATE_BONUS for a fact dated in `span`, a DateSpan the query's time expression named)."""
+    query = query[:MAX_QUERY_CHARACTERS]
+    if not query.strip():
         return []
+    params = {"server": server_id, "query": query, "max_terms": MAX_TERMS, "walk": FIRST_WALK, "limit": limit,
+              **_span_params(span), **reader.params}
     with connection.cursor() as cursor:
-        size = _ServerSize(cursor, server_id)
-        found_ids = _best_of_newest_matches(cursor, server_id, " & ".join(words), [], limit, size, reader)
-        if len(found_ids) < limit and len(words) >= 3:
-            lexemes = _lexemes(cursor, " ".join(words))[:MAX_QUERY_WORDS]
-            if len(lexemes) >= 3:
-                found_ids += _best_of_newest_matches(cursor, server_id, _all_but_one(lexemes), found_ids,
-                                                     limit - len(found_ids), size, reader, config="simple")
-    return found_ids
+        cursor.execute(_WALK_SQL, params)
+        rows = cursor.fetchall()
+        walked, terms, walk_frequencies, as_written = rows[0][4:8]
+        if terms and walked >= FIRST_WALK:
+            facts = numbers_handed_out(cursor, server_id)
+            found_in_walk = sum(row[0] is not None for row in rows)
+            # Too few found to fill the answer: every term is rare enough that its older facts are worth reading.
+            rare_at_most = max(walk_frequencies) if found_in_walk < limit else RARE_IN_WALK
+            rare = [ord_ for ord_, frequency in enumerate(walk_frequencies, start=1) if frequency <= rare_at_most]
+            if rare and facts > walked:
+                cursor.execute(_WALK_AND_RARE_SQL, {
+                    **params, "facts": facts, "rare": rare, "budget": GIN_BUDGET, "gin_read": GIN_READ,
+                    "rare_query": " | ".join(_quoted(terms[ord_ - 1]) + (":CD" if as_written else ":AB") for ord_ in rare)})
+                rows = cursor.fetchall()
+    return [Scored(row[0], float(row[1]), row[2], row[3], frozenset(row[8])) for row in rows if row[0] is not None]
 
 
-def search_words(server: Server, query: str, limit: int = SEARCH_RESULT_LIMIT, *, reader: Reader) -> list[Fact]:
-    """Full-text search over the facts in force of the server (both scopes) that the reader may see, best match first.
+def words_query(text: str, span) -> str:
+    """What the words search looks for: `text` without the time expression it names a span with ("what happened
+    last month" is a date preference, not a search for "month"), unless nothing would be left ("friday")."""
+    if span is None or not span.phrase:
+        return text
+    rest = text.replace(span.phrase, " ", 1)
+    return rest if any(character.isalnum() for character in rest) else text
 
-    Every word together first (precise); with three words or more, facts holding all but one fill the
-    rest (search_word_ids). Stemmed English lexemes, so "birthdays" finds "birthday". Ranking reads
-    at most RANK_CANDIDATES matches, the most recently changed: a word that appears in a hundred
-    thousand facts is ranked among its newest 500, so a search costs milliseconds at any size.
-    """
-    return facts_in_order(server.pk, search_word_ids(server.pk, query, limit, reader=reader), reader)
+
+def search_word_ids(server_id: int, query: str, limit: int = SEARCH_RESULT_LIMIT, *, reader: Reader,
+                    span=None) -> list[int]:
+    """Ids of scored_word_ids, best first (ranking needs their places, not their text)."""
+    return [found.id for found in scored_word_ids(server_id, query, limit, reader=reader, span=span)]

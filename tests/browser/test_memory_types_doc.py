@@ -43,9 +43,9 @@ def test_the_memory_types_page_fits_a_phone_and_a_desktop(live_server, reader, p
     if width == 390:
         # Everything open, the page was about 5,600 px tall at 390 px (six screens of a 900 px phone). Now it is
         # the intro, six closed sections of a heading and the two or three lines of what the type adds, Classic
-        # open and the closed confidence and dry run sections: about 1,900 px, under two screens and a bit. 2,000 px
-        # fails once Ranked (its text alone is about 1,250 px) or every type is open again.
-        assert height <= 2_000, height
+        # open and the closed search, confidence and dry run sections: about 2,000 px, under two screens and a bit.
+        # 2,150 px fails once Ranked (its text alone is about 1,250 px) or every type is open again.
+        assert height <= 2_150, height
     screenshot(page, f"memory-types-doc-{width}")
     # Every type's whole text is still one tap away: opening Semantic shows it, and still nothing overflows.
     page.click("details#semantic > summary")
@@ -66,11 +66,11 @@ def test_read_more_opens_the_type_it_names_and_the_ranking_link_opens_ranked(liv
     assert open_sections(page) == ["ledger"]
     expect(page.locator("details#ledger p").first).to_be_in_viewport()
     # Asked for by name, the longest type (Ranked, with how it scores a fact and the half-lives by kind: about
-    # 1,350 px) opens alone, with the closed "What every type hands the bot" and confidence: about 3,360 px in all.
-    # Read on purpose, so allowed to be long, but 3,400 px fails if any other type opens with it.
+    # 1,350 px) opens alone, with the closed "What every type hands the bot", search and confidence: about 3,480 px
+    # in all. Read on purpose, so allowed to be long, but 3,550 px fails if any other type opens with it.
     page.goto(f"{live_server.url}/docs/memory-types/?type=ranked")
     assert open_sections(page) == ["ranked"]
-    assert page.evaluate("document.documentElement.scrollHeight") <= 3_400
+    assert page.evaluate("document.documentElement.scrollHeight") <= 3_550
     # A link to how Ranked scores a fact lands in Ranked's closed section: the browser opens it.
     page.goto(f"{live_server.url}/docs/memory-types/#ranking")
     expect(page.locator("details#ranked")).to_have_attribute("open", "")

@@ -146,10 +146,15 @@ SCHEMAS = {
         "query": {"type": "string", "minLength": 1, "maxLength": 500, "pattern": SOME_TEXT_NO_NUL,
                   "description": "Not only whitespace."}}},
     "SearchResult": {"type": "object", "additionalProperties": False,
-                     "required": ["facts", "mode", "fallback_reason"], "properties": {
+                     "required": ["facts", "mode", "fallback_reason", "language", "language_note"], "properties": {
                          "facts": {"type": "array", "items": _ref("Fact")},
                          "mode": {"enum": ["words", "meaning", "hybrid"]},
-                         "fallback_reason": {"anyOf": [{"type": "string"}, {"type": "null"}]}}},
+                         "fallback_reason": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                         "language": {"type": "string", "description": "The memory language words are matched "
+                                      "in (a code: en, nl, de, ja, ...)."},
+                         "language_note": {"anyOf": [{"type": "string"}, {"type": "null"}],
+                                           "description": "Set while the server's facts are re-indexed for a new "
+                                                          "memory language: words are then matched as written."}}},
     "ActionsRequest": {"type": "object", "additionalProperties": False, "properties": {
         "retract": {"type": "array", "maxItems": 50, "items": {
             "type": "object", "additionalProperties": False, "required": ["number"], "properties": {

@@ -19,6 +19,7 @@ from memory.facts.deletes import facts_purge
 from memory.facts.forget_requests import forget_me
 from memory.facts.selectors import member_facts
 from memory.models import Exchange, ForgetRequestVia
+from memory.retrieval.words import words_language
 from teams.models import BotToken, Server
 
 from .http import ApiError, answered_once, bot_api, idempotency_key, json_body, public_api
@@ -78,8 +79,10 @@ def search(request: HttpRequest, bot_token: BotToken, exchange: UUID, found: Exc
         outcome = exchange_search(exchange=found, query=query)
     except ExchangeRefused as refused:
         raise ApiError(409, str(refused)) from None
+    language = words_language(found.server_id)
     return JsonResponse({"facts": facts_as_json(outcome.facts), "mode": outcome.mode,
-                         "fallback_reason": outcome.fallback_reason})
+                         "fallback_reason": outcome.fallback_reason, "language": language.code,
+                         "language_note": language.note or None})
 
 
 @bot_api(methods=["POST"], finds_exchange=True)

@@ -15,7 +15,7 @@ from memory.facts.selectors import servers_with_retracted_facts
 from memory.text.hints import content_hint
 from memory.models import Audience, ForgetRequest, ForgetRequestStatus
 from memory.types import PROFILES, profile_for
-from teams.models import SNOWFLAKE_REGEX
+from teams.models import SNOWFLAKE_REGEX, Server
 from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_viewer, servers_configurable_by, servers_visible_to
 
@@ -23,6 +23,7 @@ from ..audiences import attach_audiences, directory_channels
 from ..fact_rows import attach_flags, servers_retracting_in_place
 from ..forms import FactCreateForm
 from ..pinned import pinned_facts
+from ..search_blocks import MEMBER_BLOCKS, best_matches, member_facts, members_typed
 from .server_memory import summary_block_context
 
 SNOWFLAKE = re.compile(SNOWFLAKE_REGEX)
@@ -53,9 +54,11 @@ def fact_list_context(request: HtmxHttpRequest) -> dict:
     configurable_ids = set(
         servers_configurable_by(request.user).filter(pk__in=server_ids).values_list("pk", flat=True)
     )
-    _attach_urls([*page.exact_key_facts, *page.facts])
-    attach_audiences([*page.exact_key_facts, *page.facts])
-    attach_flags([*page.exact_key_facts, *page.facts])
+    blocks = _search_blocks(chosen, query, state=state, page=page)
+    rows = [*page.exact_key_facts, *page.facts, *blocks["block_facts"]]
+    _attach_urls(rows)
+    attach_audiences(rows)
+    attach_flags(rows)
     shown = _shown_list_query(request, state=state, sort=sort, query=query, page=page,
                               filters={"audience": audience, "channel": channel})
     channels = directory_channels(chosen) if chosen else []
@@ -79,7 +82,22 @@ def fact_list_context(request: HtmxHttpRequest) -> dict:
         "configurable_ids": configurable_ids,
         "retractable_ids": servers_retracting_in_place(configurable_ids),
         "show_server_column": chosen is None and len(visible) > 1,
+        **blocks,
     }
+
+
+def _search_blocks(chosen: Server | None, query: str, *, state: str, page: FactPage) -> dict:
+    """The blocks above the list for a search of one server's facts in force, on the list's first page (like the
+    exact-key facts): the facts of each member the query names, and the bot's own search (Best matches). The
+    all-servers list has neither: the bot searches one server, and a member id means something on one server."""
+    if chosen is None or not query.strip() or state != FactState.IN_FORCE or page.after or page.before:
+        return {"member_blocks": [], "more_members": False, "best_matches": None, "block_facts": []}
+    named = members_typed(chosen, query)
+    member_blocks = [block for member_id, name in named[:MEMBER_BLOCKS]
+                     if (block := member_facts(chosen, member_id, name)) is not None]
+    found = best_matches(chosen, query)
+    return {"member_blocks": member_blocks, "more_members": len(named) > MEMBER_BLOCKS, "best_matches": found,
+            "block_facts": [fact for block in member_blocks for fact in block.facts] + (found.facts if found else [])}
 
 
 def _shown_list_query(request: HtmxHttpRequest, *, state: str, sort: str, query: str, page: FactPage,

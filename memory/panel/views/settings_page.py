@@ -12,7 +12,9 @@ from django.views.decorators.http import require_http_methods
 
 from memory.configuration.selectors import ai_settings_for_server, channel_names, model_endpoints_for_server
 from memory.configuration.services import ChannelRule, ai_settings_update, model_endpoint_remove, model_endpoint_set
-from memory.models import ModelPurpose
+from memory.indexing.words_language import words_language_code
+from memory.models import AISettings, ModelPurpose
+from memory.text.language import LANGUAGES
 from memory.types import profile_for
 from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_configurer, server_for_viewer
@@ -28,6 +30,15 @@ def _endpoint_forms(data, endpoints) -> list[tuple[str, str, ModelEndpointForm, 
         forms.append((purpose, label, ModelEndpointForm(data, prefix=purpose, initial=initial, purpose=purpose),
                       endpoint))
     return forms
+
+
+def _memory_language_shown(ai_settings: AISettings) -> dict[str, str]:
+    """The language the words index is in, as the page says it ("Dutch", "chosen"), and while the facts are being
+    re-indexed, the language they are re-indexed for (else "")."""
+    in_use = LANGUAGES.get(words_language_code(ai_settings), LANGUAGES["en"])
+    rebuilding = ai_settings.words_rebuild_started_at is not None
+    return {"label": in_use.label, "how": "chosen" if ai_settings.memory_language else "detected",
+            "reindexing_for": LANGUAGES.get(ai_settings.words_language, in_use).label if rebuilding else ""}
 
 
 @panel_login_required
@@ -58,6 +69,7 @@ def ai_settings_page(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
         "can_configure": can_configure(request.user, server),
         "active_profile": profile_for(ai_settings.memory_type),
         "ai_settings": ai_settings,
+        "memory_language": _memory_language_shown(ai_settings),
         "channels": channel_names(server),
         "endpoints_invalid": endpoints_invalid,
     }, status=422 if form.errors or endpoints_invalid else 200)
@@ -80,6 +92,7 @@ def _save(request, server, form: AISettingsForm, endpoint_forms) -> None:
         exchange_log_days=data["exchange_log_days"],  # None (not sent): unchanged
         forget_me_mode=data["forget_me_mode"] or None,
         **form.context_settings(),  # those the page did not send: unchanged
+        **form.language_setting(),  # likewise
     )
     for purpose, _, endpoint_form, endpoint in endpoint_forms:
         cleaned = endpoint_form.cleaned_data

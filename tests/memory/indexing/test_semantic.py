@@ -14,7 +14,7 @@ from memory.indexing import catchup as catchup_rounds
 from memory.indexing import vectors
 from memory.models import EmbeddingRound, EmbeddingRoundStatus, FactEmbedding, MemoryType, ModelPurpose
 from memory.retrieval.audience import Reader
-from memory.retrieval.words import search_words
+from memory.retrieval.fusion import search_words
 from tests.factories import make_fact
 from tests.memory.conftest import use_endpoint_embeddings
 from tests.model_server import Status, played_model
@@ -61,11 +61,13 @@ def test_switching_to_semantic_embeds_every_fact_once_in_a_catch_up_round(semant
     assert sorted(embedding_server.embedded_texts()) == sorted(f"{k.replace('_', ' ')}: {c}" for k, c in FACTS)
 
 
-def test_he_speaks_french_finds_the_language_under_semantic_and_not_by_words(semantic_server, embedding_server):
-    assert search_words(semantic_server, "he speaks French", reader=Reader.any_channel()) == []
+def test_a_question_sharing_no_word_finds_the_language_under_semantic_and_not_by_words(semantic_server,
+                                                                                       embedding_server):
+    question = "which tongue do we talk in here"
+    assert search_words(semantic_server, question, reader=Reader.any_channel()) == []
     exchange = open_exchange(semantic_server)
     calls = embedding_server.embedding_calls
-    outcome = exchange_search(exchange=exchange, query="he speaks French")
+    outcome = exchange_search(exchange=exchange, query=question)
     assert outcome.mode == "hybrid" and outcome.fallback_reason is None
     assert outcome.facts[0].key == "language"
     assert embedding_server.embedding_calls == calls + 1  # the search query, once

@@ -1,13 +1,13 @@
-"""The one search reaches its ranked candidates in three ways (a short walk of the newest facts, a
-longer walk, the GIN index); whichever it takes, the answer keeps the same promises.
+"""The one search by words: BM25 in the server's language over the facts in force the reader may see, every query term
+first; the newest FIRST_WALK facts from the covering index, older facts holding a rare term through the GIN index.
 
-The bounds are shrunk so a few dozen facts exercise each way; expected answers are computed by ranking
-every match in SQL with no bound at all, and keeping those the reader may see by the audience rule in Python
-(memory.retrieval.audience.visible_to).
+Expected answers are computed here, in Python, from every fact's lexemes as the database stores them (unnest of the
+search vector), with the audience rule in Python (memory.retrieval.audience.visible_to): a BM25 with no bound at all.
 """
 
 from __future__ import annotations
 
+import math
 import threading
 from datetime import timedelta
 
@@ -18,9 +18,10 @@ from django.utils import timezone
 from memory.bot.exchanges import ExchangeRefused, IncomingMessage, exchange_open, exchange_search
 from memory.configuration.services import memory_type_set
 from memory.facts.services import fact_retract
-from memory.models import SEARCH_CONFIG, Audience, Fact, MemoryType
+from memory.models import Audience, Fact, MemoryType
 from memory.retrieval import words as word_search
 from memory.retrieval.audience import Reader, visible_to
+from memory.retrieval.fusion import search_words
 from tests.factories import make_fact
 
 pytestmark = pytest.mark.django_db
@@ -28,18 +29,50 @@ MODS, LOUNGE = "333000000000000001", "333000000000000002"
 ANYWHERE = Reader.any_channel()
 
 
-def exact_ranking(server, tsquery: str, exclude: list[int] = (), config: str = SEARCH_CONFIG,
-                  reader: Reader = ANYWHERE) -> list[int]:
+def query_terms(server, query: str) -> list[str]:
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT id FROM memory_fact WHERE server_id = %s AND retracted_at IS NULL"
-            " AND search_vector @@ to_tsquery(%s::regconfig, %s) AND NOT (id = ANY(%s))"
-            " ORDER BY ts_rank(search_vector, to_tsquery(%s::regconfig, %s)) DESC, changed_at DESC, id DESC",
-            [server.pk, config, tsquery, list(exclude), config, tsquery],
-        )
-        ranked = [row[0] for row in cursor.fetchall()]
-    facts = Fact.objects.in_bulk(ranked)
-    return [pk for pk in ranked if visible_to(facts[pk], reader)]
+        cursor.execute("SELECT tsvector_to_array(to_tsvector(words_config::regconfig, lk_search_text("
+                       "words_config::regconfig, %s))) FROM memory_aisettings WHERE server_id = %s", [query, server.pk])
+        row = cursor.fetchone()
+        if row is None:
+            cursor.execute("SELECT tsvector_to_array(to_tsvector('english', lk_search_text('english', %s)))", [query])
+            row = cursor.fetchone()
+    return list(row[0] or [])
+
+
+def bm25_reference(server, query: str, reader: Reader = ANYWHERE) -> list[tuple[int, float, bool]]:
+    """(id, score as a share of Σ idf, holds every term) of every fact the reader may see holding a query term,
+    best first: every term first, then score, newest, id — scored over every fact in force the reader may see."""
+    terms = query_terms(server, query)
+    visible = [fact for fact in Fact.objects.filter(server=server, retracted_at__isnull=True)
+               if visible_to(fact, reader)]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT id, (u).lexeme, coalesce(cardinality((u).positions), 1) FROM ("
+                       " SELECT id, unnest(ts_filter(search_vector, '{a,b}')) AS u FROM memory_fact WHERE id = ANY(%s)"
+                       ") postings", [[fact.pk for fact in visible]])
+        postings = cursor.fetchall()
+    tf: dict[int, dict[str, int]] = {}
+    for fact_id, lexeme, count in postings:
+        tf.setdefault(fact_id, {})[lexeme] = count
+    matched = {fact_id: lexemes for fact_id, lexemes in tf.items() if any(term in lexemes for term in terms)}
+    if not matched:
+        return []
+    lengths = {fact_id: sum(lexemes.values()) for fact_id, lexemes in matched.items()}
+    average = sum(lengths.values()) / len(lengths)
+    n = len(visible)
+    idf = {term: math.log(1 + (n - df + 0.5) / (df + 0.5))
+           for term in terms for df in [sum(term in lexemes for lexemes in matched.values())]}
+    total = sum(idf.values())
+    k1, b = word_search.K1, word_search.B
+    changed = {fact.pk: fact.changed_at for fact in visible}
+    scored = []
+    for fact_id, lexemes in matched.items():
+        score = sum(idf[term] * lexemes[term] * (k1 + 1)
+                    / (lexemes[term] + k1 * (1 - b + b * lengths[fact_id] / average))
+                    for term in terms if term in lexemes) / total
+        scored.append((fact_id, score, all(term in lexemes for term in terms)))
+    scored.sort(key=lambda row: (not row[2], -round(row[1], 9), -changed[row[0]].timestamp(), -row[0]))
+    return scored
 
 
 @pytest.fixture
@@ -63,82 +96,76 @@ def mixed_server(server):
     return server
 
 
-def ranks(server, tsquery: str, ids: list[int], config: str = SEARCH_CONFIG) -> list[float]:
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT id, ts_rank(search_vector, to_tsquery(%s::regconfig, %s)) FROM memory_fact"
-                       " WHERE id = ANY(%s)", [config, tsquery, ids])
-        by_id = dict(cursor.fetchall())
-    return [by_id[pk] for pk in ids]
-
-
-@pytest.mark.parametrize(("first_walk", "max_walk"), [(2000, 20000), (4, 20000), (4, 12), (1, 1)])
 @pytest.mark.parametrize("query", ["raid", "ferret", "raid ferret", "ferret raid chat", "raid night chat", "night",
-                                   "nothing here"])
+                                   "nothing here", "the", "Ferrets!! RAIDS?"])
 @pytest.mark.parametrize("channel", ["", MODS, LOUNGE], ids=["another channel", "mods", "lounge"])
-def test_every_way_to_the_candidates_finds_what_the_ranking_promises(mixed_server, monkeypatch, first_walk,
-                                                                     max_walk, query, channel):
-    """Facts with all the words come first, in exact rank order (there are fewer than ten of them, so
-    every way must find them all, however old); with three words or more, facts with all but one fill up
-    to ten, best rank first among the newest matches; nothing retracted, nothing that does not match,
-    nothing the reader may not see."""
-    monkeypatch.setattr(word_search, "FIRST_WALK", first_walk)
-    monkeypatch.setattr(word_search, "MAX_WALK", max_walk)
+def test_a_server_the_walk_covers_is_ranked_exactly_by_bm25(mixed_server, query, channel):
+    """Every fact the reader may see within the walk: the answer is BM25 over all of them, every term first."""
     reader = Reader.for_message(channel)
-    words = word_search._words(query)
-    with_all = exact_ranking(mixed_server, " & ".join(words), reader=reader)
-    with connection.cursor() as cursor:
-        lexemes = word_search._lexemes(cursor, " ".join(words))
-    relaxed = word_search._all_but_one(lexemes) if len(lexemes) >= 3 else None
-    with_most = exact_ranking(mixed_server, relaxed, with_all, config="simple", reader=reader) if relaxed else []
-    found = [fact.pk for fact in word_search.search_words(mixed_server, query, reader=reader)]
-
-    assert len(with_all) < 10 or len(words) == 1
-    assert found[: min(10, len(with_all))] == with_all[:10]
-    filled = found[len(with_all):]
-    assert len(found) == min(10, len(with_all) + len(with_most))
-    assert set(filled) <= set(with_most)
-    if relaxed:
-        filled_ranks = ranks(mixed_server, relaxed, filled, config="simple")
-        assert filled_ranks == sorted(filled_ranks, reverse=True)
-    assert not Fact.objects.filter(pk__in=found, retracted_at__isnull=False).exists()
-    assert all(visible_to(fact, reader) for fact in Fact.objects.filter(pk__in=found))
+    expected = bm25_reference(mixed_server, query, reader)
+    found = word_search.scored_word_ids(mixed_server.pk, query, 10, reader=reader)
+    assert [item.id for item in found] == [row[0] for row in expected[:10]]
+    assert [round(item.score, 6) for item in found] == [round(row[1], 6) for row in expected[:10]]
+    assert [item.every_term for item in found] == [row[2] for row in expected[:10]]
+    assert all(visible_to(fact, reader) for fact in Fact.objects.filter(pk__in=[item.id for item in found]))
+    assert not Fact.objects.filter(pk__in=[item.id for item in found], retracted_at__isnull=False).exists()
 
 
-def test_a_rare_old_word_is_found_past_the_first_walk(mixed_server, monkeypatch):
-    monkeypatch.setattr(word_search, "FIRST_WALK", 4)
-    found = word_search.search_words(mixed_server, "ferret", reader=ANYWHERE)
-    assert sorted(fact.key for fact in found) == ["note_2", "note_5", "note_8"]
+@pytest.mark.parametrize("first_walk", [1, 4, 10])
+@pytest.mark.parametrize("query", ["ferret", "raid ferret", "ferret raid chat", "raid"])
+@pytest.mark.parametrize("channel", ["", MODS], ids=["another channel", "mods"])
+def test_past_the_walk_a_rare_term_s_old_facts_come_through_the_gin_index(mixed_server, monkeypatch, first_walk,
+                                                                          query, channel):
+    """A short walk sees few facts; facts holding a term it found rare are read through the GIN index, so every
+    'ferret' fact the reader may see is found however old, the one holding every word first; never a fact the
+    reader may not see or a retracted one."""
+    monkeypatch.setattr(word_search, "FIRST_WALK", first_walk)
+    reader = Reader.for_message(channel)
+    found = word_search.scored_word_ids(mixed_server.pk, query, 10, reader=reader)
+    keys = [Fact.objects.get(pk=item.id).key for item in found]
+    ferret_facts = {"note_2", "note_5", "note_8"} | ({"mods_note"} if channel == MODS else set())
+    if "ferret" in query:
+        assert ferret_facts <= set(keys)
+        every = [item for item in found if item.every_term]
+        assert found[: len(every)] == every  # every term first
+    assert "gone" not in keys and "staff_note" not in keys and "lounge_note" not in keys
+    assert channel == MODS or "mods_note" not in keys
 
 
-def test_a_walk_that_saw_every_fact_in_force_is_the_whole_answer(server, monkeypatch):
-    """Numbers handed out overstate what is in force once facts are retracted (Classic deletes them); a
-    look past the walk's end in the index tells it saw them all, so the GIN index is not read."""
-    from django.test.utils import CaptureQueriesContext
+def test_more_of_the_rarer_words_rank_first(server):
+    """'ferret' is in 2 facts, 'night' in 20: a fact with the rare word beats one with the common word, and a fact
+    holding both beats both; a long fact's words count for less than a short one's."""
+    for index in range(20):
+        make_fact(server, key=f"night_{index}", content=f"game night number {index} in the lounge")
+    short = make_fact(server, key="pet", content="Kai has a ferret.")
+    long = make_fact(server, key="pet_story", content="Mira once talked for an hour about her neighbour's garden, "
+                                                      "the fence, the weather and, at the very end, a ferret.")
+    both = make_fact(server, key="ferret_night", content="The ferret came to game night.")
+    found = [item.id for item in word_search.scored_word_ids(server.pk, "ferret night", 10, reader=ANYWHERE)]
+    assert found[0] == both.pk
+    assert found.index(short.pk) < found.index(long.pk)
+    assert found.index(long.pk) < min(found.index(fact.pk) for fact in Fact.objects.filter(key__startswith="night_")
+                                      if fact.pk in found)
 
-    facts = [make_fact(server, key=f"note_{index}", content=f"chat number {index}") for index in range(12)]
-    for fact in facts[2:]:
-        fact_retract(fact=fact, reason="wrong")
-    make_fact(server, key="pet", content="kai has a ferret")
-    monkeypatch.setattr(word_search, "FIRST_WALK", 5)  # more than the 3 in force, fewer than the 13 numbers
-    with CaptureQueriesContext(connection) as queries:
-        found = word_search.search_word_ids(server.pk, "ferret", reader=ANYWHERE)
-    assert [Fact.objects.get(pk=pk).key for pk in found] == ["pet"]
-    assert not any("WITH matches" in query["sql"] for query in queries.captured_queries)
-    assert len(queries) == 3  # the walk, the numbers handed out, the look past the walk's end
 
+def test_a_time_expression_prefers_facts_dated_in_its_span_without_leaving_others_out(server):
+    from datetime import date
 
-def test_a_search_of_two_passes_reads_the_server_s_size_once(mixed_server, monkeypatch):
-    """Both passes (all the words, then all but one) may need the server's size; each is read once."""
-    from django.test.utils import CaptureQueriesContext
+    from memory.text.time_expressions import date_span
 
-    monkeypatch.setattr(word_search, "FIRST_WALK", 4)
-    with CaptureQueriesContext(connection) as queries:
-        found = word_search.search_word_ids(mixed_server.pk, "ferret raid chat", reader=ANYWHERE)
-    statements = [query["sql"] for query in queries.captured_queries]
-    assert sum("simple" in sql for sql in statements) >= 1  # the second pass ran
-    assert sum("FROM memory_factcounter" in sql for sql in statements) == 1
-    assert sum("OFFSET" in sql for sql in statements) == 1  # the look past the first walk's end
-    assert Fact.objects.get(pk=found[0]).key == "note_5"  # the one fact with all three words
+    may = timezone.make_aware(timezone.datetime(2026, 5, 10, 12))
+    june = timezone.make_aware(timezone.datetime(2026, 6, 20, 12))
+    in_may = make_fact(server, key="tournament_may", content="Paul won the tetris tournament.", created_at=may)
+    in_june = make_fact(server, key="tournament_june", content="Paul won the tetris tournament again.",
+                        created_at=june)
+    Fact.objects.filter(pk=in_may.pk).update(changed_at=may)
+    Fact.objects.filter(pk=in_june.pk).update(changed_at=june)
+    span = date_span("what did Paul win in May?", date(2026, 7, 1))
+    assert span is not None and span.start == date(2026, 5, 1)
+    found = word_search.search_word_ids(server.pk, word_search.words_query("what did Paul win in May?", span),
+                                        reader=ANYWHERE, span=span)
+    assert found[:2] == [in_may.pk, in_june.pk]
+    assert word_search.search_word_ids(server.pk, "what did Paul win", reader=ANYWHERE)[0] == in_june.pk
 
 
 def test_a_wiped_server_that_handed_out_a_million_numbers_is_not_searched_through_the_gin_index(server, owner):
@@ -156,7 +183,7 @@ def test_a_wiped_server_that_handed_out_a_million_numbers_is_not_searched_throug
     with CaptureQueriesContext(connection) as queries:
         found = word_search.search_word_ids(server.pk, "ferret", reader=ANYWHERE)
     assert [Fact.objects.get(pk=pk).key for pk in found] == ["pet"]
-    assert not any("WITH matches" in query["sql"] for query in queries.captured_queries)
+    assert not any("older" in query["sql"] for query in queries.captured_queries)
 
 
 @pytest.mark.django_db(transaction=True)

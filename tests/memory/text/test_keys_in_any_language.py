@@ -15,7 +15,7 @@ from memory.facts.services import FactAuthor, fact_create
 from memory.facts.transfer import export_lines, import_lines
 from memory.models import Fact
 from memory.retrieval.audience import Reader
-from memory.retrieval.words import search_words
+from memory.retrieval.fusion import search_words
 from tests.conftest import logged_in_client
 from tests.factories import make_fact
 

@@ -1,0 +1,61 @@
+"""Diversity: maximal marginal relevance, so that five wordings of one fact do not take five of ten results or of the
+context's slots. Each next result is the candidate with the best λ·relevance − (1 − λ)·(its greatest similarity to a
+result already taken); similarity is the cosine of the facts' vectors under a type that embeds them, else the share of
+lexemes two facts share (Jaccard). LAMBDA was measured on bench/retrieval.py's sets (its `#` lines print each λ
+tried): see docs/ARCHITECTURE.md."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from django.db import connection
+
+from .scored import Scored
+
+LAMBDA = 0.8
+POOL = 20  # candidates re-ordered; below them the order is the search's
+
+# Cosine similarity of every pair of the candidates' vectors, in the database (30 vectors never leave it).
+_PAIRS_SQL = """
+    SELECT a.fact_id, b.fact_id, 1 - (a.vector <=> b.vector)
+    FROM memory_factembedding a JOIN memory_factembedding b
+      ON b.fact_id > a.fact_id AND b.model_name = a.model_name AND b.fact_id = ANY(%(ids)s)
+    WHERE a.fact_id = ANY(%(ids)s) AND a.model_name = %(model)s
+"""
+
+
+def vector_similarity(model_name: str, ids: Sequence[int]) -> Callable[[int, int], float]:
+    """The cosine similarity of two of `ids`' vectors (0 for a fact without one), read in one statement."""
+    with connection.cursor() as cursor:
+        cursor.execute(_PAIRS_SQL, {"ids": list(ids), "model": model_name})
+        pairs = {(first, second): similarity for first, second, similarity in cursor.fetchall()}
+    return lambda a, b: pairs.get((min(a, b), max(a, b)), 0.0)
+
+
+def word_similarity(found: Sequence[Scored]) -> Callable[[int, int], float]:
+    """The Jaccard similarity of two found facts' lexemes."""
+    terms = {item.id: item.terms for item in found}
+
+    def similarity(a: int, b: int) -> float:
+        union = len(terms[a] | terms[b])
+        return len(terms[a] & terms[b]) / union if union else 0.0
+
+    return similarity
+
+
+def diverse(ranked: Sequence[int], relevance: dict[int, float], similarity: Callable[[int, int], float],
+            limit: int, *, lambda_: float = LAMBDA) -> list[int]:
+    """`limit` of `ranked` (best first) by maximal marginal relevance over its first POOL; relevance in 0..1."""
+    if lambda_ >= 1.0 or len(ranked) < 2:
+        return list(ranked[:limit])
+    pool, rest = list(ranked[:POOL]), list(ranked[POOL:])
+    taken: list[int] = []
+    closest = {fact_id: 0.0 for fact_id in pool}
+    while pool and len(taken) < limit:
+        best = max(pool, key=lambda fact_id: (lambda_ * relevance.get(fact_id, 0.0)
+                                              - (1 - lambda_) * closest[fact_id], -ranked.index(fact_id)))
+        pool.remove(best)
+        taken.append(best)
+        for fact_id in pool:
+            closest[fact_id] = max(closest[fact_id], similarity(best, fact_id))
+    return (taken + pool + rest)[:limit]
