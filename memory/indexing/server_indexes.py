@@ -10,8 +10,9 @@ Measured on the bench (bench/semantic.py, bench/context.py: a 100k-fact server b
 - words: the GIN read of the words search, see WORDS below.
 
 So once a server holds SERVER_INDEX_MIN_ROWS rows of a kind, a worker builds a partial index
-`WHERE server_id = N` for it. The queries do not change: they name the server as a literal (Django binds
-parameters on the client), so the planner picks the smaller index for that server by itself. The build
+`WHERE server_id = N` for it. The statements that read it name the server as a literal (the words search's read of
+rare words, memory.retrieval.words; the ranking's statements, memory.retrieval.ranking.walk), so the planner picks
+the smaller index for that server by itself; a statement with the server as a bound parameter uses the shared one. The build
 runs CONCURRENTLY, so facts keep being written and searched (through the shared index) meanwhile; one
 build per server and kind at a time (an advisory lock). Small servers stay on the shared word index, and
 their nearest facts are found exactly, without a graph (memory.retrieval.meaning.nearest_fact_ids).
