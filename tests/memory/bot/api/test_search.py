@@ -193,3 +193,23 @@ def test_a_nul_character_in_the_query_is_refused_or_dropped_never_a_500(archive_
     if response.status_code == 400:
         assert response.json()["field"] == "query"
         assert memory_state() == before
+
+
+def test_the_search_says_its_language_and_while_a_new_one_is_indexed_that_words_are_matched_as_written(
+        api, archive_server, birthdays):
+    from memory.indexing.words_language import words_language_set_now, words_language_switch, words_reindex_run
+    from memory.models import AISettings
+
+    make_fact(archive_server, key="talen", content="Mira spreekt vloeiend Frans.")
+    words_language_set_now(archive_server, "nl")
+    body = api.search(open_exchange(api, archive_server)["exchange"], "wie kan Frans spreken")
+    assert (body["language"], body["language_note"]) == ("nl", None)
+    assert [fact["key"] for fact in body["facts"]] == ["talen"]
+
+    words_language_switch(AISettings.objects.get(server=archive_server), "de")  # queued; the worker has not run
+    during = api.search(open_exchange(api, archive_server)["exchange"], "spreekt")
+    assert during["language"] == "de" and "matched as written" in during["language_note"]
+    assert [fact["key"] for fact in during["facts"]] == ["talen"]  # as written, still found
+    words_reindex_run(archive_server.pk)
+    after = api.search(open_exchange(api, archive_server)["exchange"], "spreekt")
+    assert (after["language"], after["language_note"]) == ("de", None)
