@@ -28,7 +28,7 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 SCRIPTS = ("consolidation", "context", "dedupe", "home_and_auth", "load", "many", "memory_page", "retrieval",
            "scenarios", "semantic")
 # Data sets the benches read (`python -m bench.<name>` checks each one's invariants): bench.retrieval reads
-# retrieval_data, bench.dedupe dedupe_data; retrieval_natural_data waits for issue 22's bench.
+# retrieval_data and retrieval_natural_data, bench.dedupe dedupe_data.
 NOT_SCRIPTS = ("dedupe_data", "retrieval_data", "retrieval_natural_data")
 SMOKE_TIMEOUT_S = 300  # a smoke takes seconds; one that hangs is killed and fails
 
