@@ -171,39 +171,40 @@ _WALK_SQL = _scoring_sql(
     """SELECT f.ord, f.lexeme, f.query, ln(1 + (stats.walked - f.n + 0.5) / (f.n + 0.5)) AS idf
        FROM frequency f CROSS JOIN stats""",
 )
-SERVER_LITERAL, RARE_QUERY_LITERAL = "__server__", "__rare_query__"
-# The walk and, through the GIN index, the older facts holding a rare term (MATERIALIZED: the planner must not walk
-# the newest-first index in hope of the LIMIT, a million entries for a rare word). The server and the rare terms are
-# written into the statement as literals: planned for them, the rare terms' GIN read is chosen from their
-# statistics (a prepared statement's generic plan, with a tsquery it cannot see, walked a million entries for a
-# word no fact holds: 250 ms), and a large server's own word index (its partial index names the server) is used.
-# A rare term's frequency is counted over what was read (every fact holding it, while under GIN_READ); a common
-# one's is the walk's, scaled to the server's size, %(facts)s.
+# The older facts holding a rare term, through the GIN index, newest first: a statement of its own, with the server
+# and the rare terms written in as literals, so it is planned for them. A prepared statement's generic plan, with a
+# tsquery it cannot see, walked the newest-first index of a million-fact server for a word no fact holds (250 ms);
+# planned for the terms, the GIN index hands over their few facts (MATERIALIZED, so the planner cannot walk the
+# newest-first index in hope of the LIMIT), and a large server's own word index, which names the server, is used.
+# A small statement, cheap to plan every time (the scoring statement, planned anew, cost 4-5 ms).
+_OLDER_MATCHES_SQL = f"""
+    WITH matches AS MATERIALIZED (
+        SELECT id, changed_at FROM memory_fact
+        WHERE server_id = {{server}} AND retracted_at IS NULL AND {visible_sql("memory_fact")}
+          AND search_vector @@ {{rare_query}}::tsquery
+        LIMIT %(gin_read)s
+    )
+    SELECT id FROM matches ORDER BY changed_at DESC, id DESC LIMIT %(budget)s
+"""
+# The walk and those older facts, scored together. A rare term's frequency is counted over what was read (every fact
+# holding it, while under GIN_READ); a common one's is the walk's, scaled to the server's size, %(facts)s.
 _WALK_AND_RARE_SQL = _scoring_sql(
-    """SELECT r.id, r.changed_at, r.search_vector, true AS in_walk FROM recent r, q WHERE r.search_vector @@ q.any_term
+    f"""SELECT r.id, r.changed_at, r.search_vector, true AS in_walk FROM recent r, q WHERE r.search_vector @@ q.any_term
         UNION ALL
-        SELECT id, changed_at, search_vector, false FROM (
-            SELECT id, changed_at, search_vector FROM older_matches WHERE id NOT IN (SELECT id FROM recent)
-            ORDER BY changed_at DESC, id DESC LIMIT %(budget)s
-        ) older""",
+        SELECT f.id, f.changed_at, f.search_vector, false FROM memory_fact f
+        WHERE f.id = ANY(%(older)s) AND f.id NOT IN (SELECT id FROM recent)
+          AND f.retracted_at IS NULL AND {visible_sql("f")}""",
     """SELECT f.ord, f.lexeme, f.query, ln(1 + greatest(%(facts)s - d.n + 0.5, 0.5) / (d.n + 0.5)) AS idf
        FROM frequency f CROSS JOIN stats CROSS JOIN LATERAL (
            SELECT CASE WHEN f.ord = ANY(%(rare)s) THEN f.n::float8
                        ELSE f.n_walk::float8 * %(facts)s / greatest(stats.walked, 1) END AS n) d""",
-    f"""
-    older_matches AS MATERIALIZED (
-        SELECT id, changed_at, search_vector FROM memory_fact
-        WHERE server_id = {SERVER_LITERAL} AND retracted_at IS NULL AND {visible_sql("memory_fact")}
-          AND search_vector @@ {RARE_QUERY_LITERAL}::tsquery
-        LIMIT %(gin_read)s
-    ),""",
 )
 
 
-def _walk_and_rare_sql(server_id: int, rare_query: str) -> str:
-    """_WALK_AND_RARE_SQL for this server and these rare terms, as literals (a `%` doubled: the driver formats it)."""
+def _older_matches_sql(server_id: int, rare_query: str) -> str:
+    """_OLDER_MATCHES_SQL for this server and these rare terms, as literals (a `%` doubled: the driver formats it)."""
     quoted = "'" + rare_query.replace("'", "''").replace("%", "%%") + "'"
-    return _WALK_AND_RARE_SQL.replace(SERVER_LITERAL, str(int(server_id))).replace(RARE_QUERY_LITERAL, quoted)
+    return _OLDER_MATCHES_SQL.replace("{server}", str(int(server_id))).replace("{rare_query}", quoted)
 
 
 def numbers_handed_out(cursor, server_id: int) -> int:
@@ -248,9 +249,12 @@ def scored_word_ids(server_id: int, query: str, limit: int = SEARCH_RESULT_LIMIT
             rare = [ord_ for ord_, frequency in enumerate(walk_frequencies, start=1) if frequency <= rare_at_most]
             if rare and facts > walked:
                 rare_query = " | ".join(_quoted(terms[ord_ - 1]) + (":CD" if as_written else ":AB") for ord_ in rare)
-                cursor.execute(_walk_and_rare_sql(server_id, rare_query), {
-                    **params, "facts": facts, "rare": rare, "budget": GIN_BUDGET, "gin_read": GIN_READ})
-                rows = cursor.fetchall()
+                cursor.execute(_older_matches_sql(server_id, rare_query), {**reader.params, "gin_read": GIN_READ,
+                                                                            "budget": GIN_BUDGET})
+                older = [row[0] for row in cursor.fetchall()]
+                if older:
+                    cursor.execute(_WALK_AND_RARE_SQL, {**params, "facts": facts, "rare": rare, "older": older})
+                    rows = cursor.fetchall()
     return [Scored(row[0], float(row[1]), row[2], row[3], frozenset(row[8])) for row in rows if row[0] is not None]
 
 
