@@ -1,7 +1,7 @@
 """Diversity: maximal marginal relevance, so that five wordings of one fact do not take five of ten results or of the
 context's slots. Each next result is the candidate with the best λ·relevance − (1 − λ)·(its greatest similarity to a
 result already taken); similarity is the cosine of the facts' vectors under a type that embeds them, else the share of
-lexemes two facts share (Jaccard). LAMBDA was measured on bench/retrieval.py's sets (its `#` lines print each λ
+lexemes two facts share (Jaccard), and counts only for near-copies. LAMBDA was measured on bench/retrieval.py's sets (its `#` lines print each λ
 tried): see docs/ARCHITECTURE.md."""
 
 from __future__ import annotations
@@ -14,6 +14,13 @@ from .scored import Scored
 
 LAMBDA = 0.8
 POOL = 20  # candidates re-ordered; below them the order is the search's
+# Only near-copies count as similar: facts on one topic that say different things (a raid's day, its sign-ups) are
+# what a question about the topic needs together. Cosine of the built-in model's passage vectors, measured: two
+# wordings of one fact 0.964-0.984 ("Paul's birthday is 22 October." / "Paul was born on the 22nd of October." 0.980),
+# two facts on one topic or person 0.842-0.887 ("... / Paul lives in Bristol." 0.849). Shared lexemes (Jaccard):
+# wordings of one fact share most of theirs.
+NEAR_COPY_VECTORS = 0.93
+NEAR_COPY_WORDS = 0.6
 
 # Cosine similarity of every pair of the candidates' vectors, in the database (30 vectors never leave it).
 _PAIRS_SQL = """
@@ -25,20 +32,23 @@ _PAIRS_SQL = """
 
 
 def vector_similarity(model_name: str, ids: Sequence[int]) -> Callable[[int, int], float]:
-    """The cosine similarity of two of `ids`' vectors (0 for a fact without one), read in one statement."""
+    """The cosine similarity of two of `ids`' vectors when they are near-copies (else 0, and 0 for a fact without a
+    vector), read in one statement."""
     with connection.cursor() as cursor:
         cursor.execute(_PAIRS_SQL, {"ids": list(ids), "model": model_name})
-        pairs = {(first, second): similarity for first, second, similarity in cursor.fetchall()}
+        pairs = {(first, second): similarity for first, second, similarity in cursor.fetchall()
+                 if similarity >= NEAR_COPY_VECTORS}
     return lambda a, b: pairs.get((min(a, b), max(a, b)), 0.0)
 
 
 def word_similarity(found: Sequence[Scored]) -> Callable[[int, int], float]:
-    """The Jaccard similarity of two found facts' lexemes."""
+    """The Jaccard similarity of two found facts' lexemes when they are near-copies (else 0)."""
     terms = {item.id: item.terms for item in found}
 
     def similarity(a: int, b: int) -> float:
         union = len(terms[a] | terms[b])
-        return len(terms[a] & terms[b]) / union if union else 0.0
+        shared = len(terms[a] & terms[b]) / union if union else 0.0
+        return shared if shared >= NEAR_COPY_WORDS else 0.0
 
     return similarity
 

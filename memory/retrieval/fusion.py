@@ -32,12 +32,12 @@ logger = logging.getLogger(__name__)
 # Score fusion (bench/retrieval.py prints every setting tried, on the natural and the paraphrase set): meaning's
 # cosine similarity, min-max scaled over its candidates, plus WORDS_SHARE × the words score as a share of the best
 # words score, raised to WORDS_POWER, counted from WORDS_GATE up, plus DATE_BONUS for a fact dated in the span the
-# question names. Measured with the built-in multilingual model, words weighing more only lost: natural MRR 0.841 at
-# a share of 0.05 from a gate of 0.9, 0.839 at 0.1, 0.824 at 0.5 (gate 0.4), 0.813 at 0.2 with no gate;
-# paraphrase 0.710, 0.709, 0.670, 0.701 (meaning alone 0.708). So words only break near-ties in meaning in favour
-# of the fact that holds (nearly) the best words match, and bring their candidates (a fact meaning ranked 40th that
-# names the month asked about); the date preference is what lifts the natural set (0.781 → 0.841). Reciprocal rank
-# fusion is printed beside it: at best equal to meaning (k 5, words weighing 0.1). docs/ARCHITECTURE.md.
+# question names. Measured with the built-in multilingual model (hybrid before diversity), words weighing more only
+# lost: natural MRR 0.840 at a share of 0.05 from a gate of 0.9, 0.838 at 0.1, 0.825 at 0.5 (gate 0.4), 0.796 at 1
+# with no gate; paraphrase 0.708, 0.704, 0.672, 0.610 (meaning alone 0.708). So words only break near-ties in
+# meaning in favour of the fact that holds (nearly) the best words match, and bring their candidates (a fact meaning
+# ranked 40th that names the month asked about); the date preference is what lifts the natural set (0.781 → 0.840).
+# Reciprocal rank fusion is printed beside it: at best equal to meaning (k 5, words weighing 0.1). docs/ARCHITECTURE.md.
 WORDS_SHARE = 0.05
 WORDS_GATE = 0.9
 WORDS_POWER = 2.0
