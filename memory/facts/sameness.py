@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from django.db import connection
 
-from config.rows import loaded_instance
+from config.rows import loaded_instance, with_server_literal
 from consolidation.pairs import Audienced, may_pair, reaches
 from memory.models import Fact, Scope
 from memory.retrieval.audience import Reader
@@ -125,11 +125,9 @@ def same_statement(new: str, known: str, *, same_key: bool, trigram: float | Non
 def _candidates(sql: str, params: dict) -> list[Fact]:
     """The rows as facts loaded from the database (config.rows: without a raw queryset's per-query set-up), each
     column an attribute (trigram, closeness too); a field not selected loads on first access."""
-    # The server as a literal: a prepared statement's one generic plan is planned for the average server (500 facts on
-    # a database of 10,000 servers, bench/many.py) and read a million-fact server's key the wrong way (the duplicate
-    # check and same-key read of a remember: 216 ms p50 against 10 ms planned for the server).
-    if "server" in params:
-        sql = sql.replace("%(server)s", str(int(params["server"])))
+    # Planned for the server: a generic plan read a million-fact server's key the wrong way (the duplicate check and
+    # same-key read of a remember: 216 ms p50 against 10 ms planned for the server).
+    sql = with_server_literal(sql, params["server"])
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         names = [column.name for column in cursor.description]

@@ -25,7 +25,7 @@ from .audience import Reader
 from .meaning import RESULT_DEPTH, nearest_facts
 from .scored import Scored, in_span
 from .shown_facts import facts_in_order
-from .words import DATE_BONUS, SEARCH_RESULT_LIMIT, scored_word_ids, words_query
+from .words import DATE_BONUS, SEARCH_RESULT_LIMIT, scored_word_ids
 
 logger = logging.getLogger(__name__)
 
@@ -64,11 +64,10 @@ def fused_scores(words: Sequence[Scored], meaning: Sequence[Scored], span: DateS
     return scores
 
 
-def fuse(words: Sequence[Scored], meaning: Sequence[Scored], limit: int, span: DateSpan | None = None) -> list[int]:
-    """Words and meaning fused by score, best first (ties: the nearer in meaning)."""
-    scores = fused_scores(words, meaning, span)
+def fused_order(scores: dict[int, float], meaning: Sequence[Scored]) -> list[int]:
+    """The fused facts best first (ties: the nearer in meaning)."""
     meaning_rank = {item.id: rank for rank, item in enumerate(meaning)}
-    return sorted(scores, key=lambda fact_id: (-scores[fact_id], meaning_rank.get(fact_id, 10**9), fact_id))[:limit]
+    return sorted(scores, key=lambda fact_id: (-scores[fact_id], meaning_rank.get(fact_id, 10**9), fact_id))
 
 
 def fuse_by_rank(words: Sequence[int], meaning: Sequence[int], limit: int, *, words_weight: float = 1.0,
@@ -93,7 +92,7 @@ class RankedIds:
 def words_ranking(server_id: int, text: str, limit: int, *, reader: Reader, span: DateSpan | None) -> list[int]:
     """The words search for `text` (its time expression a date preference), its first POOL made diverse by shared
     lexemes. Facts holding every term stay ahead of the others (they count one more in relevance)."""
-    found = scored_word_ids(server_id, words_query(text, span), max(limit, diversity.POOL), reader=reader, span=span)
+    found = scored_word_ids(server_id, text, max(limit, diversity.POOL), reader=reader, span=span)
     return words_order(found, limit, span)
 
 
@@ -107,10 +106,13 @@ def words_order(found: Sequence[Scored], limit: int, span: DateSpan | None,
 
 
 def hybrid_order(words: Sequence[Scored], nearest: Sequence[Scored], limit: int, span: DateSpan | None,
-                 similarity: Callable[[int, int], float], lambda_: float = diversity.LAMBDA) -> list[int]:
-    """Words and meaning fused by score, made diverse by `similarity` (the vectors' cosine)."""
-    ranked = fuse(words, nearest, max(limit, diversity.POOL), span)
-    return diversity.diverse(ranked, _relevance(fused_scores(words, nearest, span)), similarity, limit,
+                 similarity_of: Callable[[Sequence[int]], Callable[[int, int], float]],
+                 lambda_: float = diversity.LAMBDA) -> list[int]:
+    """Words and meaning fused by score, made diverse by the similarity `similarity_of` gives for the first POOL
+    (the vectors' cosine)."""
+    scores = fused_scores(words, nearest, span)
+    ranked = fused_order(scores, nearest)
+    return diversity.diverse(ranked, _relevance(scores), similarity_of(ranked[:diversity.POOL]), limit,
                              lambda_=lambda_)
 
 
@@ -156,7 +158,6 @@ def hybrid_ids(server: Server, ai_settings: AISettings, text: str, limit: int, *
     embed_ms = (time.perf_counter() - started) * 1000
     model_name = meaning.provider.model_name
     nearest = nearest_facts(server.pk, model_name, vector, max(limit, RESULT_DEPTH), reader=reader)
-    words = scored_word_ids(server.pk, words_query(text, span), RESULT_DEPTH, reader=reader, span=span)
-    pool = fuse(words, nearest, diversity.POOL, span)
-    ids = hybrid_order(words, nearest, limit, span, diversity.vector_similarity(model_name, pool))
+    words = scored_word_ids(server.pk, text, RESULT_DEPTH, reader=reader, span=span)
+    ids = hybrid_order(words, nearest, limit, span, lambda pool: diversity.vector_similarity(model_name, pool))
     return RankedIds(ids, "hybrid", None, 1, embed_ms)

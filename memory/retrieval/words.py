@@ -17,6 +17,7 @@ from datetime import datetime, time, timedelta
 from django.db import connection
 from django.utils import timezone
 
+from config.rows import with_server_literal
 from memory.models import AISettings
 
 from .audience import Reader, visible_sql
@@ -39,8 +40,8 @@ DATE_BONUS = 0.3
 # those are read through the GIN index (it hands over a rare word's few facts, each read from the table), at most
 # GIN_READ of them, the newest GIN_BUDGET of those scored with the same formula.
 # A common word needs no GIN read: the walk holds plenty of its facts, the newest ones. Cost at a million facts:
-# the walk is about a millisecond; a rare word's GIN read about GIN_BUDGET table rows at most (bench/context.py,
-# search.words.1m).
+# the walk's statement 2-3.5 ms, a rare word's GIN read 1-1.6 ms and its scoring statement as much as the walk's
+# (bench/context.py, search.words.1m).
 FIRST_WALK = 2000
 RARE_IN_WALK = 2
 GIN_BUDGET = 200
@@ -180,7 +181,7 @@ _WALK_SQL = _scoring_sql(
 _OLDER_MATCHES_SQL = f"""
     WITH matches AS MATERIALIZED (
         SELECT id, changed_at FROM memory_fact
-        WHERE server_id = {{server}} AND retracted_at IS NULL AND {visible_sql("memory_fact")}
+        WHERE server_id = %(server)s AND retracted_at IS NULL AND {visible_sql("memory_fact")}
           AND search_vector @@ {{rare_query}}::tsquery
         LIMIT %(gin_read)s
     )
@@ -204,7 +205,7 @@ _WALK_AND_RARE_SQL = _scoring_sql(
 def _older_matches_sql(server_id: int, rare_query: str) -> str:
     """_OLDER_MATCHES_SQL for this server and these rare terms, as literals (a `%` doubled: the driver formats it)."""
     quoted = "'" + rare_query.replace("'", "''").replace("%", "%%") + "'"
-    return _OLDER_MATCHES_SQL.replace("{server}", str(int(server_id))).replace("{rare_query}", quoted)
+    return with_server_literal(_OLDER_MATCHES_SQL, server_id).replace("{rare_query}", quoted)
 
 
 def numbers_handed_out(cursor, server_id: int) -> int:
@@ -230,8 +231,9 @@ def _quoted(lexeme: str) -> str:
 def scored_word_ids(server_id: int, query: str, limit: int = SEARCH_RESULT_LIMIT, *, reader: Reader,
                     span=None) -> list[Scored]:
     """The `limit` best facts for `query` by words that the reader may see, every term first, then by score (plus
-    DATE_BONUS for a fact dated in `span`, a DateSpan the query's time expression named)."""
-    query = query[:MAX_QUERY_CHARACTERS]
+    DATE_BONUS for a fact dated in `span`, a DateSpan the query's time expression named; its words are not
+    searched for, words_query)."""
+    query = words_query(query, span)[:MAX_QUERY_CHARACTERS]
     if not query.strip():
         return []
     params = {"server": server_id, "query": query, "max_terms": MAX_TERMS, "walk": FIRST_WALK, "limit": limit,

@@ -13,10 +13,11 @@ from functools import lru_cache
 
 from django.db import connection
 
-from config.rows import Columns, compact_sql
+from config.rows import Columns, compact_sql, with_server_literal
 from memory.models import Kind
 
 from ..audience import Reader
+from ..words import numbers_handed_out
 from . import statements as sql
 from .score import EPOCH, HalfLives, ScoredFact, Weights, best, combine, fact_weight, microseconds, recency, scored_fact
 
@@ -299,11 +300,9 @@ def planned_per_server(server_id: int) -> bool:
     if known is not None and now - known[1] < SIZE_RECHECK_S:
         return known[0]
     with connection.cursor() as cursor:
-        cursor.execute("SELECT last_number FROM memory_factcounter WHERE server_id = %s", [server_id])
-        row = cursor.fetchone()
+        large = numbers_handed_out(cursor, server_id) >= PLANNED_PER_SERVER_FROM
     if len(_server_is_large) > 100_000:
         _server_is_large.clear()
-    large = row is not None and row[0] >= PLANNED_PER_SERVER_FROM
     _server_is_large[server_id] = (large, now)
     return large
 
@@ -311,7 +310,7 @@ def planned_per_server(server_id: int) -> bool:
 def _fetch(statement: str, params: dict) -> list[tuple]:
     statement = _compact(statement)
     if planned_per_server(params["server"]):
-        statement = statement.replace("%(server)s", str(int(params["server"])))
+        statement = with_server_literal(statement, params["server"])
     with connection.cursor() as cursor:
         cursor.execute(statement, params)
         return cursor.fetchall()

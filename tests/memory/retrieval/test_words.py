@@ -166,7 +166,7 @@ def test_a_time_expression_prefers_facts_dated_in_its_span_without_leaving_other
     Fact.objects.filter(pk=in_june.pk).update(changed_at=june)
     span = date_span("what did Paul win in May?", date(2026, 7, 1))
     assert span is not None and span.start == date(2026, 5, 1)
-    found = word_search.search_word_ids(server.pk, word_search.words_query("what did Paul win in May?", span),
+    found = word_search.search_word_ids(server.pk, "what did Paul win in May?",
                                         reader=ANYWHERE, span=span)
     assert found[:2] == [in_may.pk, in_june.pk]
     # Without a time, the shorter fact ranks first (length); with "in June", the June one does.
