@@ -150,3 +150,24 @@ def build_server_indexes(servers: list, build_memory: str = "1GB") -> None:
         built = ensure_server_indexes(server.pk)
         print(f"# {label}: built {', '.join(built) or 'nothing (small server)'} in "
               f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+
+
+def explain_reads(label: str, call: Callable[[], object]) -> None:
+    """EXPLAIN ANALYZE, on stderr, of every read `call` makes (a SELECT, or a WITH that writes nothing: the words
+    search is one), with the values written in: the plan PostgreSQL makes for those values. Writes are listed."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as captured:
+        call()
+    print(f"# {label}: {len(captured.captured_queries)} queries", file=sys.stderr)
+    with connection.cursor() as cursor:
+        for query in captured.captured_queries:
+            sql = query["sql"]
+            words = sql.upper().split()
+            if not words or words[0] not in ("SELECT", "WITH") or {"INSERT", "UPDATE", "DELETE"} & set(words):
+                print(f"## {query['time']}s {' '.join(sql.split())[:300]}\n", file=sys.stderr)
+                continue
+            cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql)
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+            print(f"## {query['time']}s {sql}\n{plan}\n", file=sys.stderr)

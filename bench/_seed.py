@@ -278,21 +278,32 @@ def _log(message: str) -> None:
     print(f"seed: {message}", file=sys.stderr, flush=True)
 
 
-def bench_server_and_user(guild_id: str = BENCH_GUILD_ID, name: str = BENCH_SERVER_NAME):
-    """The Bench team, its configure user and one of its servers (created when missing)."""
+def bench_team_and_user(team_name: str, username: str):
+    """A bench team and a user of it without a password (both created when missing); the user is added to the team
+    only when not a member yet (membership_add assigns view on every server of the team)."""
     from django.contrib.auth import get_user_model
 
-    from teams.models import Server, Team
-    from teams.services import configure_grant, membership_add, server_create, team_create
+    from teams.models import Membership, Team
+    from teams.services import membership_add, team_create
 
     user_model = get_user_model()
-    user = user_model.objects.filter(username=BENCH_USER).first()
+    user = user_model.objects.filter(username=username).first()
     if user is None:
-        user = user_model(username=BENCH_USER)
+        user = user_model(username=username)
         user.set_unusable_password()
         user.save()
-    team = Team.objects.filter(name=BENCH_TEAM).first() or team_create(name=BENCH_TEAM)
-    membership_add(team=team, user=user)
+    team = Team.objects.filter(name=team_name).first() or team_create(name=team_name)
+    if not Membership.objects.filter(team=team, user=user).exists():
+        membership_add(team=team, user=user)
+    return team, user
+
+
+def bench_server_and_user(guild_id: str = BENCH_GUILD_ID, name: str = BENCH_SERVER_NAME):
+    """The Bench team, its configure user and one of its servers (created when missing)."""
+    from teams.models import Server
+    from teams.services import configure_grant, server_create
+
+    team, user = bench_team_and_user(BENCH_TEAM, BENCH_USER)
     server = Server.objects.filter(guild_id=guild_id).first() or server_create(
         team=team, guild_id=guild_id, name=name
     )

@@ -55,6 +55,7 @@ from bench._harness import (
     BASE_DIR,
     build_server_indexes,
     call_plan,
+    explain_reads,
     prewarm,
     report_latency,
     report_metric,
@@ -297,24 +298,6 @@ def _report(name: str, samples: list[float], cpu: str, target_ms: float | None =
     print(f"# {name} {_load()} (1/5/15 min, {os.cpu_count()} cores) {cpu}{verdict}", flush=True)
 
 
-def _explain(label: str, call) -> None:
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    with CaptureQueriesContext(connection) as captured:
-        call()
-    print(f"# {label}: {len(captured.captured_queries)} queries", file=sys.stderr)
-    with connection.cursor() as cursor:
-        for query in captured.captured_queries:
-            sql = query["sql"]
-            if not sql.lstrip().upper().startswith("SELECT"):
-                print(f"## {query['time']}s {sql[:300]}\n", file=sys.stderr)
-                continue
-            cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql)
-            plan = "\n".join(row[0] for row in cursor.fetchall())
-            print(f"## {query['time']}s {sql}\n{plan}\n", file=sys.stderr)
-
-
 def _context_call(post, url: str, bodies: list[dict]):
     """One timed call: `post(url, body)` of the next body (cycling) to the context endpoint, in process
     or over HTTP; anything but 200 stops the bench."""
@@ -503,7 +486,7 @@ def main(*, smoke: bool) -> None:
             assert first.status_code == 200, (first.status_code, first.content[:300])
             assert first.json()["memory_type"] == "classic" and first.json()["facts"], first.json()
             if explain:
-                _explain(f"context {label}", lambda url=url: post(url, bodies[1]))
+                explain_reads(f"context {label}", lambda url=url: post(url, bodies[1]))
             call = _context_call(post, url, bodies)
             _report(f"context.classic.{label}", *_timed(meter, call),
                     CONTEXT_TARGET_P95_MS if label == "1m" else None)
@@ -517,7 +500,7 @@ def main(*, smoke: bool) -> None:
                 first = post(url, speaking[0]).json()
                 assert first["memory_type"] == "classic" and first["pinned"], first
                 if explain:
-                    _explain(f"speaking context {label}", lambda url=url: post(url, speaking[1]))
+                    explain_reads(f"speaking context {label}", lambda url=url: post(url, speaking[1]))
                 _report(f"context.classic.speaking.{label}", *_timed(meter, _context_call(post, url, speaking)),
                         CONTEXT_TARGET_P95_MS if label == "1m" else None)
             finally:
@@ -530,7 +513,7 @@ def main(*, smoke: bool) -> None:
             first = post(url, bodies[0])
             assert first.status_code == 200 and first.json()["memory_type"] == "ranked", first.content[:300]
             if explain:
-                _explain(f"ranked context {label}", lambda url=url: post(url, bodies[1]))
+                explain_reads(f"ranked context {label}", lambda url=url: post(url, bodies[1]))
             call = _context_call(post, url, bodies)
             _report(f"context.ranked.{label}", *_timed(meter, call), RANKED_TARGET_P95_MS.get(label))
             report_metric(f"context.ranked.{label}", "settled_without_cap", _settled_without_cap(server, messages))
@@ -556,7 +539,7 @@ def main(*, smoke: bool) -> None:
                                               content=body["content"])
                     spare.append((exchange_open(server=server, message=message).exchange, body["content"]))
                 for exchange, query in spare:
-                    _explain(f"search {label} {query!r}", lambda exchange=exchange, query=query: post(
+                    explain_reads(f"search {label} {query!r}", lambda exchange=exchange, query=query: post(
                         f"/api/v1/exchanges/{exchange.pk}/search", {"query": query}))
             pending = iter(zip(exchanges, messages, strict=True))
 

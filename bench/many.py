@@ -52,6 +52,7 @@ from datetime import UTC, datetime
 from bench._harness import (
     build_server_indexes,
     call_plan,
+    explain_reads,
     percentile,
     prewarm,
     run,
@@ -126,21 +127,9 @@ def _log(message: str) -> None:
 def _team_and_user():
     """The team of the many servers and its one member (not bench-owner: the other benches' pages list what
     bench-owner may view, and 10,000 servers would change them)."""
-    from django.contrib.auth import get_user_model
+    from bench._seed import bench_team_and_user
 
-    from teams.models import Membership, Team
-    from teams.services import membership_add, team_create
-
-    user_model = get_user_model()
-    user = user_model.objects.filter(username=USER_NAME).first()
-    if user is None:
-        user = user_model(username=USER_NAME)
-        user.set_unusable_password()
-        user.save()
-    team = Team.objects.filter(name=TEAM_NAME).first() or team_create(name=TEAM_NAME)
-    if not Membership.objects.filter(team=team, user=user).exists():
-        membership_add(team=team, user=user)  # assigns view on every server of the team: only once
-    return team, user
+    return bench_team_and_user(TEAM_NAME, USER_NAME)
 
 
 def _ensure_servers(planned: list[Planned], team) -> dict[str, object]:
@@ -342,27 +331,6 @@ def _report(name: str, samples: list[float], calls: list[Call], cpu: str) -> Non
                                             for ms, call in slowest) + f" ({_load()})", file=sys.stderr, flush=True)
 
 
-def _explain(label: str, call) -> None:
-    """EXPLAIN ANALYZE of every read `call` makes (SELECT, or WITH that writes nothing; the words search is one WITH),
-    on stderr: bench.context._explain, which explains SELECTs only."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    with CaptureQueriesContext(connection) as captured:
-        call()
-    print(f"# {label}: {len(captured.captured_queries)} queries", file=sys.stderr)
-    with connection.cursor() as cursor:
-        for query in captured.captured_queries:
-            sql = query["sql"]
-            words = sql.upper().split()
-            if not words or words[0] not in ("SELECT", "WITH") or {"INSERT", "UPDATE", "DELETE"} & set(words):
-                print(f"## {query['time']}s {' '.join(sql.split())[:300]}\n", file=sys.stderr)
-                continue
-            cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql)
-            plan = "\n".join(row[0] for row in cursor.fetchall())
-            print(f"## {query['time']}s {sql}\n{plan}\n", file=sys.stderr)
-
-
 def main(*, smoke: bool) -> None:
     setup_django()
     from django.db import connection
@@ -431,7 +399,7 @@ def main(*, smoke: bool) -> None:
             _report(f"{name}.smoke" if smoke else name, samples, timed, cpu)
             if explain:
                 for ms, call in sorted(zip(samples, timed, strict=True), key=lambda pair: -pair[0])[:EXPLAIN_SLOWEST]:
-                    _explain(f"{name} {ms:.1f} ms on {call.facts:,} facts {call.text!r}",
+                    explain_reads(f"{name} {ms:.1f} ms on {call.facts:,} facts {call.text!r}",
                              lambda call=call: once(call))
     finally:
         bot_token_revoke(token=token, revoked_by=user)

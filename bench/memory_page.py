@@ -19,7 +19,7 @@ import sys
 import time
 from urllib.parse import urlencode
 
-from bench._harness import report_latency, run, setup_django, time_calls
+from bench._harness import explain_reads, report_latency, run, setup_django, time_calls
 
 RUNS = 50
 WARMUP = 5
@@ -39,23 +39,6 @@ def _next_url(response) -> str:
     match = NEXT_LINK.search(response.content.decode())
     assert match, "the page has no Next link"
     return "/memory/" + html.unescape(match.group(1))
-
-
-def _explain(client, url: str) -> None:
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    with CaptureQueriesContext(connection) as captured:
-        client.get(url, **HTMX_HEADERS)
-    print(f"# {url}: {len(captured.captured_queries)} queries", file=sys.stderr)
-    with connection.cursor() as cursor:
-        for query in captured.captured_queries:
-            sql = query["sql"]
-            if not sql.lstrip().upper().startswith("SELECT"):
-                continue
-            cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql)
-            plan = "\n".join(row[0] for row in cursor.fetchall())
-            print(f"## {query['time']}s {sql}\n{plan}\n", file=sys.stderr)
 
 
 def main(*, smoke: bool) -> None:
@@ -91,7 +74,7 @@ def main(*, smoke: bool) -> None:
     ]
     if os.environ.get("BENCH_EXPLAIN"):
         for url in [list_url, page5_url, *search_urls]:
-            _explain(client, url)
+            explain_reads(url, lambda url=url: client.get(url, **HTMX_HEADERS))
 
     # Searches last: a slow search scans much of the table and would evict what the others read.
     report_latency(

@@ -125,13 +125,13 @@ class Found:
         from memory.retrieval import diversity
         from memory.retrieval.audience import Reader
         from memory.retrieval.meaning import nearest_facts
-        from memory.retrieval.words import scored_word_ids, words_query
+        from memory.retrieval.words import scored_word_ids
         from memory.text.time_expressions import date_span
 
         reader = Reader.any_channel()
         self.case = case
         self.span = date_span(case.text, case.asked_on)
-        self.words = scored_word_ids(server.pk, words_query(case.text, self.span), DEPTH, reader=reader,
+        self.words = scored_word_ids(server.pk, case.text, DEPTH, reader=reader,
                                      span=self.span)
         self.nearest = nearest_facts(server.pk, provider.model_name, provider.query(case.text), DEPTH, reader=reader)
         ids = {item.id for item in (*self.words, *self.nearest)}
@@ -164,7 +164,8 @@ def _modes(found: list[Found], **settings) -> dict[str, list[list[int]]]:
     return {
         "words": [fusion.words_order(item.words, TOP, item.span, lambda_=lambda_) for item in found],
         "meaning": [[near.id for near in item.nearest] for item in found],
-        "hybrid": [fusion.hybrid_order(item.words, item.nearest, TOP, item.span, item.similarity, lambda_=lambda_)
+        "hybrid": [fusion.hybrid_order(item.words, item.nearest, TOP, item.span,
+                                       lambda pool, item=item: item.similarity, lambda_=lambda_)
                    for item in found],
     }
 

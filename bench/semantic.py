@@ -88,6 +88,7 @@ from bench._harness import (
     BASE_DIR,
     build_server_indexes,
     call_plan,
+    explain_reads,
     percentile,
     prewarm,
     report_metric,
@@ -519,7 +520,7 @@ def main(*, smoke: bool, seed_only: bool) -> None:
     from django.db import connection
     from django.test import Client
 
-    from bench.context import CpuMeter, _context_bodies, _explain, _messages, _report, _timed
+    from bench.context import CpuMeter, _context_bodies, _messages, _report, _timed
     from memory.clients.embeddings import MIN_MESSAGE_CHARACTERS, LocalProvider
     from memory.configuration.selectors import ai_settings_for_server
     from memory.configuration.services import memory_type_set
@@ -585,7 +586,7 @@ def main(*, smoke: bool, seed_only: bool) -> None:
             assert first.json()["memory_type"] == "semantic" and first.json()["facts"], first.json()
             assert provider.queries == before + 1, "the context call did not use meaning"
             if explain:
-                _explain(f"context {label}", lambda url=url: post(url, bodies[1]))
+                explain_reads(f"context {label}", lambda url=url: post(url, bodies[1]))
             cycle = itertools.cycle(bodies)
             before = provider.queries
 
