@@ -18,6 +18,7 @@ from memory.bot.retention import exchange_logs_trim
 from memory.clients.embeddings import EmbeddingError
 from memory.indexing import catchup, server_indexes, words_language
 from memory.indexing.vectors import embed_facts_now
+from memory.learning.runs import learning_run, servers_with_unread_messages
 from teams.models import Server
 
 
@@ -77,3 +78,26 @@ def reindex_words(server_id: int) -> int:
 def detect_memory_languages() -> int:
     """Beat, hourly: servers without a chosen Memory language take the one their facts and messages are in."""
     return words_language.memory_languages_detect()
+
+
+@shared_task(name="memory.tasks.learn_from_messages", acks_late=True, ignore_result=True)
+def learn_from_messages(server_id: int) -> str:
+    """One learning run of the server (memory.learning.runs); queued again while messages remain. A second worker
+    told to run the same server returns at once: the claim lets one run per server work."""
+    server = Server.objects.filter(pk=server_id).first()
+    if server is None:
+        return "gone"
+    outcome = learning_run(server)
+    if outcome.more:
+        enqueue("memory.tasks.learn_from_messages", server_id)
+    return outcome.said
+
+
+@shared_task(name="memory.tasks.schedule_learning_runs", acks_late=True, ignore_result=True)
+def schedule_learning_runs() -> int:
+    """Beat, every minute: a run for each server with messages not yet read and no live run (a run a killed worker
+    left open is resumed; messages whose queueing failed are read)."""
+    servers = servers_with_unread_messages()
+    for server_id in servers:
+        enqueue("memory.tasks.learn_from_messages", server_id)
+    return len(servers)

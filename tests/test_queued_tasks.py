@@ -20,6 +20,7 @@ REGISTERED = {
     "consolidation.tasks.sweep_consolidation_rounds", "memory.tasks.build_server_indexes", "memory.tasks.embed_facts",
     "memory.tasks.maintain_server_indexes", "memory.tasks.run_catchup", "memory.tasks.sweep_embeddings",
     "memory.tasks.trim_exchange_logs", "memory.tasks.reindex_words", "memory.tasks.detect_memory_languages",
+    "memory.tasks.learn_from_messages", "memory.tasks.schedule_learning_runs",
 }
 QUEUEING = {"enqueue", "enqueue_on_commit"}
 

@@ -103,12 +103,14 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
 
-# The bot API refuses bodies above 64 KiB (API.md, Limits); Django's own limit sits just above it.
+# The bot API refuses bodies above 64 KiB (API.md, Limits), and above 3 MiB those of POST …/messages (100 messages of
+# 4,000 characters, as JSON escapes them); Django's own limit sits just above the larger.
 API_MAX_BODY_BYTES = 64 * 1024
+API_MAX_MESSAGES_BODY_BYTES = 3 * 1024 * 1024
 # Requests one bot token may send per minute (429 with Retry-After beyond; 0 turns the limit off).
 # Counted in the cache (Redis); when the cache is down the API keeps answering, unlimited.
 LOREKEEPER_API_REQUESTS_PER_MINUTE = int(os.environ.get("LOREKEEPER_API_REQUESTS_PER_MINUTE", "3000"))
-DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_MESSAGES_BODY_BYTES + 64 * 1024
 # How long a model endpoint may take to answer one call before the reply fails with 503.
 LOREKEEPER_MODEL_TIMEOUT_S = float(os.environ.get("LOREKEEPER_MODEL_TIMEOUT_S", "60"))
 
@@ -155,6 +157,9 @@ CELERY_BEAT_SCHEDULE: dict = {
     # Servers that leave Memory language empty take the language their memory is in; a language re-index whose
     # worker died is queued again (memory.indexing.words_language).
     "detect-memory-languages": {"task": "memory.tasks.detect_memory_languages", "schedule": 60 * 60},
+    # Learning from members' messages (memory.learning.runs): a run for each server with unread messages and no
+    # live run, so a run a killed worker left is resumed and messages whose queueing failed are read.
+    "schedule-learning-runs": {"task": "memory.tasks.schedule_learning_runs", "schedule": 60},
 }
 # Memory one build of a server's own index may use (PostgreSQL's maintenance_work_mem); an index that
 # does not fit is still built, more slowly. A million 384-dimension vectors need about 3GB.

@@ -23,6 +23,7 @@ from django.db import close_old_connections
 
 from memory.configuration.directory import ReportedChannel, SeenMember, channels_forget, channels_report
 from memory.configuration.selectors import ai_settings_for_server
+from memory.learning.ingest import IngestedMessage, messages_ingest
 from teams.models import Server
 
 from .discord_commands import in_django as _in_django
@@ -124,6 +125,23 @@ def message_to_request(message: discord.Message, *, bot_user_id: int) -> Incomin
     )
 
 
+def message_to_ingest(message: discord.Message, learn_channel_ids: Collection[str]) -> IngestedMessage | None:
+    """The message as the learning run reads it, when it was written in a channel the server learns from (or a
+    thread started in one) and has text; None otherwise. A bot's message, a webhook's and Discord's own notices are
+    kept as context, never learned from (is_bot)."""
+    channel_id, parent_id = channel_ids_of(message.channel)
+    if message.guild is None or not (channel_id in learn_channel_ids or parent_id in learn_channel_ids):
+        return None
+    content = _storable(message.content, MESSAGE_MAX_LENGTH)
+    if not content.strip():
+        return None
+    return IngestedMessage(
+        message_id=str(message.id), channel_id=channel_id, thread_parent_id=parent_id,
+        author_id=str(message.author.id), author_name=_storable(message.author.display_name, 100),
+        is_bot=message.author.bot or message.webhook_id is not None or message.type not in CONVERSATION_TYPES,
+        content=content, sent_at=message.created_at)
+
+
 def history_entries(earlier: Iterable[discord.Message], *, bot_user_id: int) -> list[HistoryMessage]:
     """The conversation before the message, oldest first, from messages in any order.
 
@@ -206,14 +224,23 @@ def channels_changed_with(channel: discord.abc.GuildChannel) -> list[object]:
 class ReplyTarget:
     server: Server
     reply_channel_ids: frozenset[str]
+    learn_channel_ids: frozenset[str] = frozenset()
 
 
 def reply_target_for_guild(guild_id: str) -> ReplyTarget | None:
-    """The server of the guild and its reply channels, or None when no team has added the guild."""
+    """The server of the guild, its reply channels and the channels it learns from, or None when no team has added
+    the guild."""
     server = Server.objects.filter(guild_id=guild_id).first()
     if server is None:
         return None
-    return ReplyTarget(server=server, reply_channel_ids=frozenset(ai_settings_for_server(server).reply_channel_ids))
+    ai_settings = ai_settings_for_server(server)
+    return ReplyTarget(server=server, reply_channel_ids=frozenset(ai_settings.reply_channel_ids),
+                       learn_channel_ids=frozenset(ai_settings.learn_channel_ids))
+
+
+def message_learn(*, server: Server, message: IngestedMessage) -> int:
+    """Store one message of a channel the server learns from (memory.learning.ingest); how many were stored."""
+    return messages_ingest(server=server, messages=[message]).accepted
 
 
 def reply_text(*, server: Server, message: IncomingMessage, history: list[HistoryMessage]) -> str:
@@ -266,11 +293,28 @@ async def post_reply(message: discord.Message, reply: str) -> list[str]:
     return posted
 
 
-async def answer_message(message: discord.Message, *, bot_user_id: int) -> list[str]:
-    """Answer the message when the bot should (see should_answer); returns what was posted, [] for nothing."""
+async def handle_message(message: discord.Message, *, bot_user_id: int) -> list[str]:
+    """Keep the message to learn from when its channel is one the server learns from (every message there, the
+    bot's own as context), then answer it when the bot should; returns what was posted."""
+    if message.guild is None:
+        return []
+    target = await _in_django(reply_target_for_guild)(str(message.guild.id))
+    if target is None:
+        return []
+    learned = message_to_ingest(message, target.learn_channel_ids)
+    if learned is not None:
+        await _in_django(message_learn)(server=target.server, message=learned)
+    return await answer_message(message, bot_user_id=bot_user_id, target=target)
+
+
+async def answer_message(message: discord.Message, *, bot_user_id: int, target: ReplyTarget | None = None
+                         ) -> list[str]:
+    """Answer the message when the bot should (see should_answer); returns what was posted, [] for nothing.
+    `target`: the guild's server as handle_message read it (read here when not given)."""
     if message.guild is None or message.author.bot:
         return []  # spared a database query: the bot never answers these
-    target = await _in_django(reply_target_for_guild)(str(message.guild.id))
+    if target is None:
+        target = await _in_django(reply_target_for_guild)(str(message.guild.id))
     reply_channel_ids = target.reply_channel_ids if target is not None else None
     if not should_answer(message, bot_user_id=bot_user_id, reply_channel_ids=reply_channel_ids):
         return []
@@ -351,7 +395,7 @@ class LorekeeperBot(discord.Client):
         if self.user is None:
             return
         await self._fresh_connection()
-        await answer_message(message, bot_user_id=self.user.id)
+        await handle_message(message, bot_user_id=self.user.id)
 
 
 def run_bot(token: str) -> None:

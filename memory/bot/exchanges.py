@@ -22,6 +22,7 @@ from memory.configuration.directory import MEMBERS_SEEN_WITH_SQL, SeenMember, me
 from memory.configuration.selectors import ai_settings_for_server
 from memory.configuration.services import ai_settings_ensure
 from memory.facts.selectors import summary_text
+from memory.learning.notes import channel_note
 from memory.models import AISettings, Exchange, Fact
 from memory.retrieval.audience import Reader
 from memory.retrieval.context import MEMBERS_MAX, ContextChoice, ContextFor, context_choice, speaking_members
@@ -101,6 +102,15 @@ def _names(message: IncomingMessage, directory: dict[str, str]) -> dict[str, str
     return {**directory, **{member_id: name[:100] for member_id, name in given.items() if name}}
 
 
+def _channel_note(server: Server, channel_id: str) -> str:
+    """The channel's running note: read with the token and the server by the context call (memory.bot.selectors),
+    asked for otherwise (the reply, the playground)."""
+    read = getattr(server, "current_channel_note", None)
+    if read is not None and read[0] == channel_id:
+        return read[1]
+    return channel_note(server, channel_id) if channel_id else ""
+
+
 def context_build(*, server: Server, message: IncomingMessage) -> BuiltContext:
     """The context of a message as the bot gets it (exchange_open records it; the panel's dry runs show it): the
     pinned facts, the speaker's share and the rest by the server's memory type (memory.retrieval.context), those
@@ -116,8 +126,10 @@ def context_build(*, server: Server, message: IncomingMessage) -> BuiltContext:
     speaker = Person(message.author_id, names.get(message.author_id, "")) if message.author_id else None
     mentioned = [Person(member_id, names.get(member_id, "")) for member_id in message.mentioned_ids]
     summary = summary_text(server) if access.read_allowed else ""
+    note = _channel_note(server, message.channel_id) if access.read_allowed else ""
     block = memory_block(summary, chosen.pinned, [*chosen.speaker, *chosen.general], read_allowed=access.read_allowed,
-                         names=names, speaker=speaker, mentioned=mentioned, max_chars=ai_settings.max_memory_chars)
+                         names=names, speaker=speaker, mentioned=mentioned, max_chars=ai_settings.max_memory_chars,
+                         channel_note=note)
     return BuiltContext(ai_settings, access, chosen, block, summary, names)
 
 

@@ -21,11 +21,16 @@ from teams.models import BotToken, Server
 from teams.selectors import ACTIVE_TOKEN_COLUMNS
 
 _SERVER_COLUMNS = columns(Server, "s")
-# Not the words index's language: the words search reads it in its own statement (memory.retrieval.words), and
-# this statement must stay under psycopg's cache limit (below). Read when asked (a deferred field).
-_WORDS_LANGUAGE_FIELDS = {"memory_language", "words_language", "words_config", "words_rebuild_started_at"}
+# Not what no call naming a guild reads on its way: the words index's language (the words search reads it in its own
+# statement, memory.retrieval.words), the learning run's settings (memory.learning reads them itself), how long
+# exchange logs are kept (the daily trim), what forget-me does (one query more on that rare call) and where the
+# Discord adapter answers (it reads its own): this statement must stay under psycopg's cache limit (below). Read
+# when asked (a deferred field).
+_OFF_HOT_PATH_FIELDS = {"memory_language", "words_language", "words_config", "words_rebuild_started_at",
+                        "learn_channel_ids", "learning_max_messages", "learning_step_seconds", "exchange_log_days",
+                        "forget_me_mode", "reply_channel_ids"}
 _AI_SETTINGS_COLUMNS = columns(AISettings, "a", tuple(field.attname for field in AISettings._meta.concrete_fields
-                                                     if field.attname not in _WORDS_LANGUAGE_FIELDS))
+                                                     if field.attname not in _OFF_HOT_PATH_FIELDS))
 # The server with its AI settings and current summary, for the tables joined as s and a.
 _SERVER_SELECT = f"""{_SERVER_COLUMNS.sql}, a."server_id" IS NOT NULL, {_AI_SETTINGS_COLUMNS.sql},
            (SELECT "content" FROM memory_summary WHERE server_id = s.id AND retracted_at IS NULL LIMIT 1)"""
@@ -43,6 +48,10 @@ def _server_from_row(row: Sequence) -> Server:
     return server
 
 
+# The channel's running note (memory.learning.notes), for the context call: the message's own channel (a thread's
+# is the thread), which Reader.params gives as reader_thread.
+_CHANNEL_NOTE_SQL = """(SELECT content FROM memory_channelnote WHERE server_id = s.id AND channel_id = %(reader_thread)s
+                        ORDER BY id DESC LIMIT 1)"""
 _TOKEN_AND_SERVER_SQL = """
     SELECT {token}, s."id" IS NOT NULL, {server}{context}
     FROM teams_bottoken t
@@ -53,7 +62,8 @@ _TOKEN_AND_SERVER_SQL = """
 # Compacted: psycopg caches its conversion of a statement's placeholders only up to 4,096 bytes (compact_sql).
 _TOKEN_AND_SERVER_SQL_BY_CONTEXT = {
     with_context: compact_sql(_TOKEN_AND_SERVER_SQL.format(token=ACTIVE_TOKEN_COLUMNS.sql, server=_SERVER_SELECT,
-                                                           context=f", {CONTEXT_SQL}" if with_context else ""))
+                                                           context=f", {_CHANNEL_NOTE_SQL}, {CONTEXT_SQL}"
+                                                           if with_context else ""))
     for with_context in (False, True)
 }
 
@@ -83,7 +93,8 @@ def bot_token_and_server(token_hash: str, guild_id: str, *, context_for: Context
         return token, None
     if context_for is None:
         return token, _server_from_row(row[token_end + 1 :])
-    server = _server_from_row(row[token_end + 1 : -1])
+    server = _server_from_row(row[token_end + 1 : -2])
+    server.current_channel_note = (context_for.reader.params["reader_thread"], row[-2] or "")
     if row[-1] is not None:
         server.context_read = (context_for, context_read_from_json(row[-1]))
     return token, server

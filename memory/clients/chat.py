@@ -25,6 +25,10 @@ class ModelError(Exception):
     """The model endpoint failed: unreachable, timed out, answered an error or something unreadable."""
 
 
+class ModelTimeout(ModelError):
+    """The model endpoint did not answer within the time allowed."""
+
+
 @dataclass(frozen=True)
 class ToolCall:
     id: str
@@ -34,10 +38,24 @@ class ToolCall:
 
 
 @dataclass(frozen=True)
+class Usage:
+    """The tokens the endpoint says the call used; None where it said nothing (never guessed)."""
+
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+
+@dataclass(frozen=True)
 class ModelAnswer:
     content: str
     tool_calls: list[ToolCall] = field(default_factory=list)
     raw_message: dict = field(default_factory=dict)
+    usage: Usage = Usage()
+
+
+def _tokens(usage: object, name: str) -> int | None:
+    value = usage.get(name) if isinstance(usage, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
 def _parse_tool_call(raw: object, index: int) -> ToolCall | None:
@@ -77,7 +95,9 @@ def parse_answer(body: object) -> ModelAnswer:
     raw_calls = message.get("tool_calls") or []
     calls = [call for index, raw in enumerate(raw_calls if isinstance(raw_calls, list) else [])
              if (call := _parse_tool_call(raw, index)) is not None]
-    return ModelAnswer(content=content, tool_calls=calls, raw_message=message)
+    usage = body.get("usage") if isinstance(body, dict) else None  # type: ignore[union-attr]
+    return ModelAnswer(content=content, tool_calls=calls, raw_message=message,
+                       usage=Usage(_tokens(usage, "prompt_tokens"), _tokens(usage, "completion_tokens")))
 
 
 def chat_completion(
@@ -108,7 +128,7 @@ def chat_completion(
             if attempt == 2:
                 raise ModelError(f"The model endpoint could not be reached ({error.__class__.__name__}).") from None
         except httpx.TimeoutException:
-            raise ModelError(f"The model endpoint did not answer within {read_timeout_s:g} seconds.") from None
+            raise ModelTimeout(f"The model endpoint did not answer within {read_timeout_s:g} seconds.") from None
         except httpx.HTTPError as error:
             raise ModelError(f"The model endpoint failed ({error.__class__.__name__}).") from None
     if response.status_code != 200:

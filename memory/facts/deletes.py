@@ -15,7 +15,8 @@ from django.db import connection, models, transaction
 from django.template.defaultfilters import pluralize
 
 from consolidation.holds import discard_results_quoting, discard_server_results, hold_rounds_off
-from memory.models import Exchange, Fact, FactVersion, Summary
+from memory.models import (ChannelMessage, ChannelNote, Exchange, Fact, FactVersion, LearningRun, LearningState, Member,
+                           Summary)
 from teams.models import Server
 from teams.services import audit_record
 
@@ -88,6 +89,7 @@ def server_wipe(*, server: Server, actor: AbstractBaseUser) -> WipeResult:
         facts = cursor.rowcount
     summaries, _ = Summary.objects.filter(server=server).delete()
     exchanges = _delete_exchanges(Exchange.objects.filter(server=server))
+    _forget_learning(server)
     audit_record(actor=actor, server=server, action="memory.wipe_server", count=facts + summaries + exchanges,
                  result=f"{facts} fact{pluralize(facts)}, {summaries} summar{pluralize(summaries, 'y,ies')} and "
                         f"{exchanges} exchange{pluralize(exchanges)} deleted"
@@ -147,6 +149,8 @@ def member_wipe(*, server: Server, actor: AbstractBaseUser | None, member_id: st
     # What they said again of other facts is in those facts' histories under their id: it goes too (the mention
     # counts stay, numbers about no one).
     FactVersion.objects.filter(server=server, member_id=member_id).delete()
+    name = Member.objects.filter(server=server, member_id=member_id).values_list("display_name", flat=True).first()
+    _forget_member_in_learning(server, member_id, name or "", numbers)
     _forget_member_in_exchanges(server, member_id)
     redacted = _redact_wiped_facts_in_exchanges(server, numbers)
     # The summary's earlier wordings (its history page) may name the member: drafts were written from their
@@ -181,6 +185,41 @@ _FORGET_MEMBER_SQL = """
     WHERE server_id = %(server)s
       AND (mentioned_ids @> ARRAY[%(member)s::varchar] OR memory_block LIKE '%%member ' || %(member)s || '%%')"""
 # (\M: the end of a word, so that member 123's wipe leaves member 1234's mentions as they were.)
+
+
+def _forget_learning(server: Server) -> None:
+    """A server wipe: the messages sent in to learn from, the learning runs (their requests quote them) and the
+    channels' notes go; the read position starts again at nothing."""
+    ChannelMessage.objects.filter(server=server).delete()
+    ChannelNote.objects.filter(server=server).delete()
+    LearningRun.objects.filter(server=server).delete()
+    LearningState.objects.filter(server=server).update(read_position=0)
+
+
+# A run that read their messages, or showed its model one of the wiped facts, keeps its counts and times; its
+# requests, answers and results, which quote their words, go. A note quotes them when a run that read their
+# messages wrote it, or when it names them: every such wording goes (no note is rewritten: the next run writes a new
+# one from what is left). Each WITH runs whether or not the statement reads it.
+_FORGET_MEMBER_LEARNING_SQL = r"""
+    WITH runs AS (
+        UPDATE memory_learningrun SET calls = '[]', results = '[]',
+            reason = reason || ' (its messages and answers were removed by a member wipe)'
+        WHERE server_id = %(server)s AND calls <> '[]' AND (author_ids @> ARRAY[%(member)s::varchar] OR EXISTS (
+            SELECT 1 FROM jsonb_array_elements(calls) c, jsonb_array_elements_text(c -> 'known_numbers') n
+            WHERE n::int = ANY(%(numbers)s::int[])))
+        RETURNING id),
+    notes AS (
+        DELETE FROM memory_channelnote n WHERE n.server_id = %(server)s
+            AND (n.run_id IN (SELECT id FROM memory_learningrun WHERE server_id = %(server)s
+                              AND author_ids @> ARRAY[%(member)s::varchar]) OR n.content ~ ('\m' || %(member)s || '\M')
+                 OR (%(name)s <> '' AND strpos(lower(n.content), lower(%(name)s)) > 0)))
+    DELETE FROM memory_channelmessage WHERE server_id = %(server)s AND author_id = %(member)s"""
+
+
+def _forget_member_in_learning(server: Server, member_id: str, name: str, numbers: list[int]) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(_FORGET_MEMBER_LEARNING_SQL, {"server": server.pk, "member": member_id, "name": name,
+                                                     "numbers": numbers})
 
 
 def _forget_member_in_exchanges(server: Server, member_id: str) -> None:

@@ -31,6 +31,15 @@ from .facts import (
 )
 from .history import ActorKind, FactVersion, VersionChange
 from .idempotency import IdempotentRequest
+from .learning import (
+    CHANNEL_NOTE_MAX_LENGTH,
+    ChannelMessage,
+    ChannelNote,
+    LearnedFrom,
+    LearningRun,
+    LearningRunStatus,
+    LearningState,
+)
 from .members import ForgetRequest, ForgetRequestStatus, ForgetRequestVia
 from .vectors import (
     EMBEDDING_DIMENSIONS,
@@ -41,11 +50,11 @@ from .vectors import (
 )
 
 __all__ = [
-    "AUDIENCE_BREADTH", "CONTENT_MAX_LENGTH", "EMBEDDING_DIMENSIONS", "EMBEDDING_ROUND_OPEN", "KEY_DB_REGEX",
+    "AUDIENCE_BREADTH", "CHANNEL_NOTE_MAX_LENGTH", "CONTENT_MAX_LENGTH", "EMBEDDING_DIMENSIONS", "EMBEDDING_ROUND_OPEN", "KEY_DB_REGEX",
     "KEY_MAX_LENGTH", "KEY_REGEX", "PREFIX_CONFIG", "SEARCH_CONFIG", "SUMMARY_MAX_LENGTH", "UNSCORED_IMPORTANCE",
-    "AISettings", "ActorKind", "Audience", "AuthorKind", "Channel", "EmbeddingProviderChoice", "EmbeddingRound",
+    "AISettings", "ActorKind", "Audience", "AuthorKind", "Channel", "ChannelMessage", "ChannelNote", "EmbeddingProviderChoice", "EmbeddingRound",
     "EmbeddingRoundStatus", "Exchange", "ExchangeStatus", "Fact", "FactCounter", "FactEmbedding", "FactVersion",
     "ForgetMeMode", "ForgetRequest", "ForgetRequestStatus", "ForgetRequestVia", "IdempotentRequest",
-    "Kind", "Member", "MemoryType", "ModelEndpoint", "ModelPurpose", "Scope", "Summary",
+    "Kind", "LearnedFrom", "LearningRun", "LearningRunStatus", "LearningState", "Member", "MemoryType", "ModelEndpoint", "ModelPurpose", "Scope", "Summary",
     "VersionChange", "narrower_audience",
 ]

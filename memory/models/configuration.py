@@ -38,6 +38,8 @@ class AISettings(models.Model):
     PINNED_MAX_CHARS_RANGE = (0, 20_000)
     HALF_LIFE_DAYS_RANGE = (0, 36_500)  # 0: age never lowers recency
     BOT_NAME_MAX_LENGTH = 80
+    LEARNING_MAX_MESSAGES_RANGE = (1, 500)
+    LEARNING_STEP_SECONDS_RANGE = (5, 600)
     PERSONA_TEXT_MAX_LENGTH = 2000
 
     server = models.OneToOneField(Server, on_delete=models.CASCADE, primary_key=True, related_name="ai_settings")
@@ -106,6 +108,14 @@ class AISettings(models.Model):
     words_language = models.CharField(max_length=8, default="en", editable=False)
     words_config = models.CharField(max_length=64, default="english", editable=False)
     words_rebuild_started_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Learning from conversations (issue 23): the channels whose every message the Discord adapter sends in, how
+    # many messages one learning run reads, and how long each of its model steps may take.
+    learn_channel_ids = ArrayField(
+        models.CharField(max_length=20), default=list, blank=True, verbose_name="learn from conversations in",
+        help_text="Channels whose every message the Discord bot sends in to learn from; empty by default.",
+    )
+    learning_max_messages = models.PositiveIntegerField("messages one learning run reads, at most", default=100)
+    learning_step_seconds = models.PositiveIntegerField("time limit of each learning step (seconds)", default=120)
     changed_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -142,6 +152,11 @@ class AISettings(models.Model):
                 for kind in ("rule", "lore", "profile", "preference", "event")
             ],
             models.CheckConstraint(
+                condition=Q(learning_max_messages__gte=1) & Q(learning_max_messages__lte=500)
+                & Q(learning_step_seconds__gte=5) & Q(learning_step_seconds__lte=600),
+                name="ai_settings_learning_range",
+            ),
+            models.CheckConstraint(
                 condition=LessThanOrEqual(Length("bot_description"), 2000)
                 & LessThanOrEqual(Length("style_sample"), 2000),
                 name="ai_settings_persona_length",
@@ -156,6 +171,7 @@ class ModelPurpose(models.TextChoices):
     REPLY = "reply", "Reply model"
     CONSOLIDATION = "consolidation", "Consolidation model"
     EMBEDDING = "embedding", "Embedding model"
+    LEARNING = "learning", "Learning model"
 
 
 class ModelEndpoint(models.Model):

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from memory.facts.selectors import RETRACTING_CHANGES, fact_retractions, fact_versions
+from memory.learning.selectors import fact_learned_from, messages_cited
 from memory.models import Fact, FactVersion
 
 from .audiences import attach_audiences
@@ -34,4 +35,13 @@ def fact_page_context(fact: Fact, *, can_configure: bool) -> dict:
     attach_audiences(replaced)
     attach_flags([fact])
     return {"replaced": replaced, "retractions": retraction_spans(fact_retractions(fact)),
-            **timeline_context(fact, can_configure=can_configure)}
+            "learned_from": learned_from_context(fact), **timeline_context(fact, can_configure=can_configure)}
+
+
+def learned_from_context(fact: Fact) -> list[dict]:
+    """The learning runs that wrote or reinforced the fact, each with the messages it rests on (their text where
+    still stored; a member's wipe removes theirs)."""
+    links = fact_learned_from(fact.pk)
+    stored = messages_cited(fact.server, [message_id for link in links for message_id in link.message_ids])
+    return [{"link": link, "messages": [(message_id, stored.get(message_id)) for message_id in link.message_ids]}
+            for link in links]

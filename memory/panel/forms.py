@@ -207,6 +207,11 @@ class AISettingsForm(forms.Form):
                                         label="Channels where the Discord bot answers every message",
                                         help_text="Elsewhere it answers only when mentioned. Channel ids, "
                                                   "separated by spaces, commas or new lines.")
+    learn_channel_ids = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 2}), label="Learn from conversations in",
+        help_text="The Discord bot sends every message of these channels to be learned from by the learning model, "
+                  "not only those it answers. Empty (the default): none. Channel ids, separated by spaces, commas or "
+                  "new lines.")
     include_threads = forms.BooleanField(required=False, label="Include threads",
                                          help_text="A thread follows the channel it was started in. Off: no memory "
                                                    "is read or written in threads.")
@@ -272,6 +277,16 @@ class AISettingsForm(forms.Form):
         required=False, label="Style sample", widget=forms.Textarea(attrs={"rows": 3}),
         help_text="At most 2000 characters: a short reply in the voice the community wants. The bot reads it as an "
                   "example of tone, not as something to repeat.")
+    learning_max_messages = forms.IntegerField(
+        required=False, label="Messages one learning run reads, at most", widget=_range_input("learning_max_messages"),
+        help_text="1–500 (default 100). More wait for the next run, which follows at once.",
+        error_messages={"invalid": BY_NAME["learning_max_messages"].problem(None)})
+    learning_step_seconds = forms.IntegerField(
+        required=False, label="Time limit of each learning step (seconds)",
+        widget=_range_input("learning_step_seconds"),
+        help_text="5–600 (default 120). A model call that takes longer ends the run, saying so; its messages are "
+                  "read again by the next run.",
+        error_messages={"invalid": BY_NAME["learning_step_seconds"].problem(None)})
     # Issue 22; like the context settings, a page that does not send it leaves it as it is.
     memory_language = forms.ChoiceField(
         required=False, label="Memory language",
@@ -287,10 +302,17 @@ class AISettingsForm(forms.Form):
                         *(f"half_life_{kind}_days" for kind in Kind.values), "bot_name", "bot_description",
                         "style_sample")
     PERSONA_SETTINGS = ("bot_name", "bot_description", "style_sample")
+    # Learning from conversations (issue 23): like the context settings, left as they are when not sent.
+    LEARNING_SETTINGS = ("learning_max_messages", "learning_step_seconds")
 
     def context_settings(self) -> dict[str, object]:
-        """The context settings this page sent (valid form only), to save; those it did not send stay as they are."""
-        return {name: self.cleaned_data[name] for name in self.CONTEXT_SETTINGS if name in self.data}
+        """The context and learning settings this page sent (valid form only), to save; those it did not send stay
+        as they are."""
+        sent = {name: self.cleaned_data[name] for name in (*self.CONTEXT_SETTINGS, *self.LEARNING_SETTINGS)
+                if name in self.data}
+        if "learn_channel_ids" in self.data:
+            sent["learn_channel_ids"] = self.split_ids(self.cleaned_data["learn_channel_ids"])
+        return sent
 
     def language_setting(self) -> dict[str, str]:
         """Memory language when this page sent it (valid form only), to save; not sent: it stays as it is."""
@@ -299,7 +321,9 @@ class AISettingsForm(forms.Form):
     @staticmethod
     def initial_from(ai_settings: AISettings) -> dict:
         return {
-            **{name: getattr(ai_settings, name) for name in AISettingsForm.CONTEXT_SETTINGS},
+            **{name: getattr(ai_settings, name) for name in (*AISettingsForm.CONTEXT_SETTINGS,
+                                                              *AISettingsForm.LEARNING_SETTINGS)},
+            "learn_channel_ids": "\n".join(ai_settings.learn_channel_ids),
             "max_injected_items": ai_settings.max_injected_items,
             "weight_recency": ai_settings.weight_recency,
             "weight_importance": ai_settings.weight_importance,
@@ -325,12 +349,15 @@ class AISettingsForm(forms.Form):
         """The service's own checks, beside each field and together with every other error of the page (an
         endpoint form that is wrong too must not hide these until it is corrected)."""
         cleaned = super().clean()
-        numbers = [name for name in self.CONTEXT_SETTINGS if name not in self.PERSONA_SETTINGS]
+        numbers = [name for name in (*self.CONTEXT_SETTINGS, *self.LEARNING_SETTINGS)
+                   if name not in self.PERSONA_SETTINGS]
         for name in ("exchange_log_days", "forget_me_mode", *numbers):
             if name in self.data and cleaned.get(name) in (None, "") and name not in self.errors:
                 self.add_error(name, BY_NAME[name].problem(None))
-        context = {name: cleaned.get(name) for name in self.CONTEXT_SETTINGS
+        context = {name: cleaned.get(name) for name in (*self.CONTEXT_SETTINGS, *self.LEARNING_SETTINGS)
                    if name in self.data and name not in self.errors and cleaned.get(name) is not None}
+        if "learn_channel_ids" in self.data:
+            context["learn_channel_ids"] = self.split_ids(cleaned.get("learn_channel_ids", ""))
         for field, message in ai_settings_problems(**context).items():  # told even when the fields below are not
             self.add_error(field, message)
         if any(name in self.errors for name in ("max_injected_items", "weight_recency", "weight_importance",

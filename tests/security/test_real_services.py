@@ -31,15 +31,18 @@ from django.urls import reverse
 
 from config import embedded
 from config.celery import app
+from config.queue import registered_task
 from consolidation.models import ConsolidationRound, Proposal, ProposalKind, RoundStatus
 from consolidation.rounds import round_queue, sweep_rounds
 from memory.clients.embeddings import fact_text
 from memory.configuration.services import memory_type_set
 from memory.indexing import vectors
 from memory.indexing.catchup import sweep_embeddings
-from memory.models import EmbeddingRound, EmbeddingRoundStatus, Exchange, Fact, FactEmbedding, MemoryType, ModelPurpose
+from memory.models import (ChannelNote, EmbeddingRound, EmbeddingRoundStatus, Exchange, Fact, FactEmbedding,
+                           LearningRun, LearningRunStatus, LearningState, MemoryType, ModelPurpose)
 from tests.factories import make_fact
 from tests.memory.conftest import use_endpoint_embeddings
+from tests.memory.learning.conftest import MIRA, PAUL, fact, ingest, learned, learning_model, learning_server, msg
 from tests.model_server import Slow, answer, played_model, tool_call
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -247,6 +250,40 @@ def test_a_worker_killed_mid_consolidation_round_leaves_no_proposal_and_the_next
     assert Proposal.objects.filter(server=server, kind=ProposalKind.DUPLICATE).count() == 1
     assert Proposal.objects.filter(server=server, kind=ProposalKind.CONTRADICTION).count() == 1
     assert ConsolidationRound.objects.filter(server=server).count() == 1
+
+
+def test_a_worker_killed_mid_learning_run_leaves_nothing_applied_and_the_next_run_finishes_it_exactly_once(
+        learning_server, learning_model, live_redis, tmp_path):
+    redis_url, _ = live_redis
+    server = learning_server
+    said = learned([fact("paul_favourite_game", "Paul's favourite game is Tetris.", [900], scope="member",
+                         member_id=PAUL), fact("game_night", "Game night is every Friday at 8 pm.", [901])],
+                   note="Paul likes Tetris; game night is on Fridays.")
+    learning_model.script = [Slow(30, said)]
+    first = Worker(redis_url, tmp_path / "first-worker.log")
+    try:
+        ingest(server, msg(900, PAUL, "My favourite game is Tetris."), msg(901, MIRA, "Game night: Fridays, 8 pm."))
+        wait_until(lambda: learning_model.chat_calls >= 1, "the learning run to ask its model")
+        first.kill()  # kill -9 while the run waits for its model
+    finally:
+        first.stop()
+    run = LearningRun.objects.get(server=server)
+    assert run.status == LearningRunStatus.RUNNING and not Fact.objects.filter(server=server).exists()
+    assert LearningState.objects.get(server=server).read_position == 0
+
+    learning_model.script = [said]
+    beat = registered_task("memory.tasks.schedule_learning_runs")
+    assert beat() == 1  # the dead worker's claim is free at once: its database session is gone
+    with worker(redis_url, tmp_path / "second-worker.log"):
+        wait_until(lambda: LearningRun.objects.get(pk=run.pk).status == LearningRunStatus.DONE,
+                   "the second worker to finish the run")
+    resumed = LearningRun.objects.get(server=server)  # the same run, resumed: not a second one
+    assert (resumed.pk, resumed.written, resumed.after_position) == (run.pk, 2, 0)
+    assert sorted(Fact.objects.filter(server=server).values_list("key", flat=True)) == ["game_night",
+                                                                                       "paul_favourite_game"]
+    assert LearningState.objects.get(server=server).read_position == resumed.upto_position
+    assert ChannelNote.objects.filter(server=server).count() == 1
+    assert beat() == 0  # nothing left to read
 
 
 # PostgreSQL -------------------------------------------------------------------------------------

@@ -202,8 +202,9 @@ def public_api(view: Callable) -> Callable:
 
 
 def bot_api(methods: list[str], *, finds_server: bool = False, opens_exchange: bool = False,
-            finds_exchange: bool = False) -> Callable:
-    """Wrap an API view: allowed methods, body size limit, token authentication, JSON errors.
+            finds_exchange: bool = False, max_body_bytes: int | None = None) -> Callable:
+    """Wrap an API view: allowed methods, body size limit (settings.API_MAX_BODY_BYTES unless `max_body_bytes`),
+    token authentication, JSON errors.
 
     The view receives (request, bot_token, **url_kwargs) and returns a JsonResponse or raises ApiError.
     With finds_server, the address's guild_id becomes the server: the view receives (request,
@@ -223,8 +224,9 @@ def bot_api(methods: list[str], *, finds_server: bool = False, opens_exchange: b
                     raise ApiError(
                         405, f"Use {' or '.join(methods)} on this address.", headers={"Allow": ", ".join(methods)}
                     )
-                if _declared_length(request) > settings.API_MAX_BODY_BYTES:
-                    raise ApiError(413, "The request body is larger than the 64 KiB limit.")
+                limit = max_body_bytes or settings.API_MAX_BODY_BYTES
+                if _declared_length(request) > limit:
+                    raise ApiError(413, f"The request body is larger than the {limit // 1024:,} KiB limit.")
                 if finds_exchange:
                     bot_token, found = authenticate_bot_for_exchange(request, kwargs["exchange"])
                     throttle(bot_token)

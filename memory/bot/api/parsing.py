@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import re
 import uuid
+from datetime import timezone as dt_timezone
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from memory.bot.actions import MemoryOp, Retract, Supersede, build_remember, validate_number, validate_reason
 from memory.bot.exchanges import MENTIONS_MAX, MESSAGE_MAX_LENGTH, IncomingMessage
 from memory.configuration.directory import NAME_MAX_LENGTH as CHANNEL_NAME_MAX_LENGTH
 from memory.configuration.directory import ReportedChannel, SeenMember
 from memory.facts.selectors import PurgeSource
+from memory.learning.ingest import INGEST_MAX_MESSAGES, IngestedMessage
 from memory.text.limits import validate_content, validate_unit_interval
 from teams.models import SNOWFLAKE_REGEX
 
@@ -219,3 +223,57 @@ def parse_forget(body: dict[str, Any]) -> str:
     """The member's name for the request staff will see (optional)."""
     _only_fields(body, {"member_name"})
     return _text(body, "member_name", NAME_MAX_LENGTH, required=False).strip()
+
+
+# Messages to learn from -----------------------------------------------------------
+
+INGEST_FIELDS = {"id", "channel_id", "thread_parent_id", "author_id", "author_name", "is_bot", "content", "sent_at"}
+
+
+def _sent_at(item: dict, field: str):
+    value = item.get("sent_at")
+    try:
+        sent_at = parse_datetime(value) if isinstance(value, str) else None
+    except ValueError:  # the right shape with an impossible value ("2026-02-30T10:00:00Z")
+        sent_at = None
+    try:
+        # Without an offset it is taken as UTC, as Discord's own timestamps are; stored as UTC (PostgreSQL takes
+        # offsets up to 15:59 only, ISO 8601 up to 23:59).
+        if sent_at is not None:
+            sent_at = (sent_at if timezone.is_aware(sent_at) else sent_at.replace(tzinfo=dt_timezone.utc)
+                       ).astimezone(dt_timezone.utc)
+    except OverflowError:  # 0001-01-01T00:00:00+01:00 is before the first day a date can hold
+        sent_at = None
+    if sent_at is None:
+        raise ApiError(400, f"'{field}' must be a date and time in ISO 8601, e.g. 2026-05-03T18:30:00Z.", field)
+    return sent_at
+
+
+def parse_ingest(body: dict[str, Any]) -> list[IngestedMessage]:
+    """Up to INGEST_MAX_MESSAGES messages, oldest first, all checked before any is stored."""
+    _only_fields(body, {"messages"})
+    raw = body.get("messages")
+    if not isinstance(raw, list) or not 1 <= len(raw) <= INGEST_MAX_MESSAGES:
+        raise ApiError(400, f"'messages' must be a list of 1–{INGEST_MAX_MESSAGES} messages, oldest first.",
+                       "messages")
+    messages = []
+    for index, item in enumerate(raw):
+        prefix = f"messages[{index}]."
+        if not isinstance(item, dict):
+            raise ApiError(400, f"'messages[{index}]' must be an object with id, channel_id, author_id, content "
+                                "and sent_at.", f"messages[{index}]")
+        _only_fields(item, INGEST_FIELDS, prefix)
+        is_bot = item.get("is_bot", False)
+        if not isinstance(is_bot, bool):
+            raise ApiError(400, f"'{prefix}is_bot' must be true or false.", f"{prefix}is_bot")
+        messages.append(IngestedMessage(
+            message_id=_snowflake(item, "id", field=f"{prefix}id"),
+            channel_id=_snowflake(item, "channel_id", field=f"{prefix}channel_id"),
+            thread_parent_id=_snowflake(item, "thread_parent_id", required=False, field=f"{prefix}thread_parent_id"),
+            author_id=_snowflake(item, "author_id", field=f"{prefix}author_id"),
+            author_name=_text(item, "author_name", NAME_MAX_LENGTH, required=False, field=f"{prefix}author_name"),
+            is_bot=is_bot,
+            content=_text(item, "content", MESSAGE_MAX_LENGTH, field=f"{prefix}content"),
+            sent_at=_sent_at(item, f"{prefix}sent_at"),
+        ))
+    return messages

@@ -261,6 +261,30 @@ SCHEMAS = {
     "PurgeResult": {"type": "object", "additionalProperties": False, "required": ["removed"], "properties": {
         "removed": {"type": "integer", "minimum": 0, "description": "How many facts were deleted (0 when "
                                                                     "nothing matched)."}}},
+    "MessagesRequest": {"type": "object", "additionalProperties": False, "required": ["messages"], "properties": {
+        "messages": {"type": "array", "minItems": 1, "maxItems": 100, "description": "Oldest first.", "items": {
+            "type": "object", "additionalProperties": False,
+            "required": ["id", "channel_id", "author_id", "content", "sent_at"], "properties": {
+                "id": {**SNOWFLAKE, "description": "The Discord message id: the same id twice is stored once."},
+                "channel_id": SNOWFLAKE,
+                "thread_parent_id": {**NULLABLE_SNOWFLAKE, "description": "Set when the message is in a thread: "
+                                                                          "the channel it was started in."},
+                "author_id": SNOWFLAKE,
+                "author_name": {"type": "string", "maxLength": 100, "pattern": NO_NUL},
+                "is_bot": {"type": "boolean", "default": False,
+                           "description": "A bot's or a system message: kept as context, never learned from."},
+                "content": {"type": "string", "minLength": 1, "maxLength": 4000, "pattern": SOME_TEXT_NO_NUL},
+                "sent_at": {"type": "string", "format": "date-time",
+                            "description": "ISO 8601; without an offset it is taken as UTC."}}}}}},
+    "MessagesAccepted": {"type": "object", "additionalProperties": False, "required": ["accepted", "ignored"],
+                         "properties": {
+                             "accepted": {"type": "integer", "minimum": 0, "maximum": 100,
+                                          "description": "How many messages were stored to learn from."},
+                             "ignored": {"type": "array", "description": "Messages not stored, each with why: a "
+                                         "channel where memory may not be written, or already received.",
+                                         "items": {"type": "object", "additionalProperties": False,
+                                                   "required": ["id", "reason"], "properties": {
+                                                       "id": SNOWFLAKE, "reason": {"type": "string"}}}}}},
     "MemberFacts": {"type": "object", "additionalProperties": False, "required": ["about", "learned_from"],
                     "properties": {
                         "about": {"type": "array", "items": _ref("Fact"),
@@ -362,6 +386,17 @@ def openapi_schema(server_url: str) -> dict:
                                "learns there.",
                 "parameters": [GUILD], "requestBody": _body("ChannelsRequest"),
                 "responses": {"200": _json(_ref("ChannelsResult")), **COMMON_ERRORS}}},
+            "/servers/{guild_id}/messages": {"post": {
+                "operationId": "sendMessages",
+                "summary": "Members' messages to learn from: stored, then learned from by the server's learning "
+                           "model in the background.",
+                "description": "Up to 100 messages, oldest first, and up to 3 MiB. Messages of channels where "
+                               "memory may not be written are ignored with the reason. A learning run (the "
+                               "learning model on AI settings, else the consolidation model) reads them soon "
+                               "after; its writes are on the panel's Learning runs page.",
+                "parameters": [GUILD], "requestBody": _body("MessagesRequest"),
+                "responses": {"202": _json(_ref("MessagesAccepted"), "Accepted: stored to learn from"),
+                              **COMMON_ERRORS, "413": _error("The request body is larger than 3 MiB.")}}},
             "/servers/{guild_id}/purge": {"post": {
                 "operationId": "purgeBySource",
                 "summary": "Delete every fact learned in one channel (its threads included) or in one exchange.",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from uuid import UUID
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
@@ -18,13 +19,14 @@ from memory.configuration.selectors import ai_settings_for_server
 from memory.facts.deletes import facts_purge
 from memory.facts.forget_requests import forget_me
 from memory.facts.selectors import member_facts
+from memory.learning.ingest import messages_ingest
 from memory.models import Exchange, ForgetRequestVia
 from memory.retrieval.words import words_language
 from teams.models import BotToken, Server
 
 from .http import ApiError, answered_once, bot_api, idempotency_key, json_body, public_api
-from .parsing import (parse_actions, parse_channels, parse_forget, parse_history, parse_member_id, parse_message,
-                      parse_purge, parse_search)
+from .parsing import (parse_actions, parse_channels, parse_forget, parse_history, parse_ingest, parse_member_id,
+                      parse_message, parse_purge, parse_search)
 from .schema import openapi_schema
 from .selectors import bot_token_label, exchange_is_on_server, purge_source_named
 from .serializers import exchange_as_json, facts_as_json, memory_summary, shown_why
@@ -131,6 +133,16 @@ def channels(request: HttpRequest, bot_token: BotToken, server: Server) -> JsonR
     """A bot that is not the built-in adapter reports channel names and whether @everyone can view them."""
     reported = parse_channels(json_body(request))
     return JsonResponse({"channels": channels_report(server=server, channels=reported)})
+
+
+# 100 messages of Discord's longest (4,000 characters), as JSON escapes them: more than the other calls' 64 KiB.
+@bot_api(methods=["POST"], finds_server=True, max_body_bytes=settings.API_MAX_MESSAGES_BODY_BYTES)
+def messages(request: HttpRequest, bot_token: BotToken, server: Server) -> JsonResponse:
+    """Members' messages to learn from: stored where memory may be written, learned from in the background."""
+    outcome = messages_ingest(server=server, messages=parse_ingest(json_body(request)))
+    return JsonResponse({"accepted": outcome.accepted,
+                         "ignored": [{"id": message_id, "reason": reason} for message_id, reason in outcome.ignored]},
+                        status=202)
 
 
 @bot_api(methods=["POST"], finds_server=True)

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET
 from memory.configuration.selectors import ai_settings_for_server
 from memory.facts.listing import SORTS, FactFilter, FactPage, FactState, fact_page_or_nearest
 from memory.facts.selectors import servers_with_retracted_facts
+from memory.learning.selectors import learning_status
 from memory.text.hints import content_hint
 from memory.models import Audience, ForgetRequest, ForgetRequestStatus
 from memory.types import PROFILES, profile_for
@@ -159,6 +160,7 @@ def memory_page(request: HtmxHttpRequest) -> HttpResponse:
             pinned=pinned_facts(chosen),
             forget_requests_waiting=ForgetRequest.objects.filter(server=chosen,
                                                                  status=ForgetRequestStatus.OPEN).count(),
+            learning=learning_status(chosen),
         )
     return render(request, "memory/memory_page.html", context)
 

@@ -25,6 +25,7 @@ from memory.bot.discord import (
     answer_message,
     bot_intents,
     guild_channels_report,
+    handle_message,
     history_entries,
     message_to_request,
     reply_target_for_guild,
@@ -34,7 +35,7 @@ from memory.bot.discord import (
 )
 from memory.configuration.directory import ReportedChannel, SeenMember, channels_forget, channels_report
 from memory.configuration.services import ChannelRule, ai_settings_update, model_endpoint_set
-from memory.models import Channel, Exchange, ExchangeStatus, ModelPurpose
+from memory.models import Channel, ChannelMessage, Exchange, ExchangeStatus, ModelPurpose
 from tests.model_server import FakeModelServer, Status, answer
 
 BOT_ID = 900000000000000001
@@ -496,3 +497,30 @@ def test_runbot_refuses_without_a_token(monkeypatch):
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     with pytest.raises(CommandError, match="DISCORD_TOKEN is not set"):
         call_command("runbot", stdout=io.StringIO())
+
+
+# Learning from conversations ---------------------------------------------------------------
+
+
+def _handle_all(message: discord.Message) -> list[str]:
+    return async_to_sync(handle_message)(message, bot_user_id=BOT_ID)
+
+
+def test_every_message_of_a_channel_the_server_learns_from_is_kept_the_bots_as_context(world, server, owner):
+    ai_settings_update(server=server, actor=owner, learn_channel_ids=(str(CHATTER),))
+    chatter = world.channel(CHATTER)
+    messages = [make_message(world, chatter, "I main Samus in every tournament."),
+                make_message(world, chatter, "Noted!", author=LOREKEEPER),
+                make_message(world, chatter, "pinned a message", message_type=6),
+                make_message(world, world.channel(GENERAL), "not a channel we learn from")]
+    assert [_handle_all(message) for message in messages] == [[], [], [], []]  # no reply channel: no answers
+    kept = list(ChannelMessage.objects.filter(server=server).order_by("id"))
+    assert [(m.message_id, m.author_id, m.is_bot, m.content) for m in kept] == [
+        (str(messages[0].id), str(ANN.id), False, "I main Samus in every tournament."),
+        (str(messages[1].id), str(BOT_ID), True, "Noted!"),
+        (str(messages[2].id), str(ANN.id), True, "pinned a message")]  # Discord's notice: context only
+
+
+def test_by_default_no_channel_is_learned_from(world, server):
+    assert _handle_all(make_message(world, world.channel(CHATTER), "I main Samus.")) == []
+    assert not ChannelMessage.objects.exists()

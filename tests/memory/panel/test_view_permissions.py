@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from memory.facts.services import fact_retract, fact_update
-from memory.models import Exchange, ForgetRequest
+from memory.models import Exchange, ForgetRequest, LearningRun
 from memory.panel import urls as memory_urls
 from tests.conftest import logged_in_client
 from tests.factories import UserFactory, make_fact
@@ -27,11 +27,14 @@ EXCHANGE_ID = "5f0c6a52-1d2e-4c3b-9a8f-0123456789ab"
 EXCHANGE = {"guild_id": GUILD, "exchange_id": EXCHANGE_ID}
 FORGET_REQUEST_ID = 7
 FORGET_REQUEST = {"guild_id": GUILD, "request_id": FORGET_REQUEST_ID}
+LEARNING_RUN_ID = "7a1d3c9e-4b2f-4e6a-8c0d-0123456789ab"
+LEARNING_RUN = {"guild_id": GUILD, "run_id": LEARNING_RUN_ID}
 SETTINGS_FORM = {
     "max_injected_items": "25", "weight_recency": "1", "weight_importance": "1", "weight_relevance": "1",
     "read_all_channels": "on", "write_all_channels": "on", "exchange_log_days": "90", "forget_me_mode": "request",
     **{f"{purpose}-{name}": "" for purpose in ("reply", "consolidation", "embedding")
        for name in ("base_url", "model_name", "api_key")},
+    **{f"learning-{name}": "" for name in ("base_url", "model_name", "api_key")},
 }
 
 
@@ -97,6 +100,8 @@ MATRIX: list[Route] = [
     Route("exchanges", SERVER, "GET", False),
     Route("exchange", EXCHANGE, "GET", False),
     Route("playground", SERVER, "GET", True),
+    Route("learning-runs", SERVER, "GET", False),
+    Route("learning-run", LEARNING_RUN, "GET", False),
     Route("embedding-progress", SERVER, "GET", False),
     Route("semantic-dry-run", SERVER, "GET", False),
     Route("playground", SERVER, "POST", True,
@@ -157,6 +162,7 @@ def our_memory(server):
                             message="When is the tournament?", memory_type="classic")
     ForgetRequest.objects.create(id=FORGET_REQUEST_ID, server=server, member_id="200000000000000031",
                                  member_name="Mia")
+    LearningRun.objects.create(id=LEARNING_RUN_ID, server=server, after_position=0, upto_position=0)
 
 
 def test_every_memory_url_has_a_row_in_the_matrix():

@@ -20,7 +20,8 @@ from referencing.jsonschema import DRAFT202012
 
 from memory.bot.api.schema import openapi_schema
 from memory.configuration.selectors import ai_settings_for_server
-from memory.models import AISettings, Channel, Exchange, Fact, ForgetRequest, Member, Summary
+from memory.models import (AISettings, Channel, ChannelMessage, Exchange, Fact, ForgetRequest, LearningRun, Member,
+                           Summary)
 from teams.models import Server
 
 API = "/api/v1"
@@ -162,6 +163,11 @@ class Api:
         assert response.status_code == 200, response.content
         return response.json()["removed"]
 
+    def send_messages(self, server: Server, messages: list[dict]) -> dict:
+        response = self.post(f"/servers/{server.guild_id}/messages", {"messages": messages})
+        assert response.status_code == 202, response.content
+        return response.json()
+
     def member_facts(self, server: Server, member_id: str) -> dict:
         response = self.get(f"/servers/{server.guild_id}/members/{member_id}/facts")
         assert response.status_code == 200, response.content
@@ -219,4 +225,6 @@ def memory_state() -> dict:
         "summaries": list(Summary.objects.order_by("pk").values_list("pk", "content", "retracted_at")),
         "exchanges": list(Exchange.objects.order_by("pk").values_list(
             "pk", "searched_at", "search_query", "found_numbers", "actions", "status", "model_calls")),
+        "messages": list(ChannelMessage.objects.order_by("pk").values_list("pk", "message_id", "content")),
+        "learning_runs": list(LearningRun.objects.order_by("pk").values_list("pk", "status")),
     }
