@@ -23,6 +23,7 @@ from memory.models import (AISettings, AuthorKind, ChannelMessage, Fact, Learned
 from memory.types import profile_for
 from teams.models import Server
 
+from .claims import UNCLAIMED_SQL
 from .notes import channel_note_write
 from .prompt import MAX_FACTS_PER_CALL, Proposal, learning_answer
 
@@ -134,8 +135,7 @@ def _apply_call(applying: _Applying, call: dict) -> list[dict]:
 
 
 _LOCK_STATE_SQL = "SELECT read_position, claim_token FROM memory_learningstate WHERE server_id = %s FOR UPDATE"
-_MOVE_SQL = """UPDATE memory_learningstate SET read_position = %s, claim_token = NULL, claimed_until = NULL,
-               claimed_pid = NULL, claimed_backend_start = NULL WHERE server_id = %s"""
+_MOVE_SQL = f"UPDATE memory_learningstate SET read_position = %s, {UNCLAIMED_SQL} WHERE server_id = %s"
 
 
 @transaction.atomic

@@ -12,7 +12,7 @@ from django.db import connection, transaction
 from config.queue import enqueue_on_commit
 from memory.configuration.channels import channel_access
 from memory.configuration.directory import MEMBERS_SEEN_WITH_SQL, SeenMember, members_seen_params, seen_names
-from memory.models import AISettings
+from memory.configuration.selectors import ai_settings_for_server
 from teams.models import Server
 
 INGEST_MAX_MESSAGES = 100
@@ -68,7 +68,7 @@ def messages_ingest(*, server: Server, messages: Sequence[IngestedMessage]) -> I
     """Store the messages of channels where memory may be written (oldest first, as given), each Discord message
     once; a message of a channel where writing is not allowed is ignored with the reason, and so is one already
     stored. A bot's or a system message is kept as context for the learning run, never learned from."""
-    ai_settings = AISettings.objects.filter(server=server).first() or AISettings(server=server)
+    ai_settings = ai_settings_for_server(server)  # the API's server comes with them (memory.bot.selectors)
     outcome = IngestOutcome()
     allowed: list[IngestedMessage] = []
     seen: set[str] = set()

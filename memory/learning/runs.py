@@ -17,13 +17,14 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from memory.clients.chat import ModelError, ModelTimeout, chat_completion
-from memory.configuration.selectors import member_names, model_endpoints_for_server
+from memory.configuration.selectors import ai_settings_for_server, member_names, model_endpoints_for_server
 from memory.models import AISettings, ChannelMessage, LearningRun, LearningRunStatus, ModelEndpoint, ModelPurpose
 from memory.retrieval.audience import Reader
 from memory.retrieval.context import ContextFor, context_choice
 from teams.models import Server
 
 from .applying import run_apply
+from .claims import CLAIM_FREE_SQL, UNCLAIMED_SQL
 from .notes import channel_note
 from .prompt import MAX_FACTS_PER_CALL, AnswerUnreadable, learning_answer, learning_request
 
@@ -39,26 +40,21 @@ class RunOutcome:
     more: bool = False  # messages remain after what this run read
 
 
-# Free when nobody holds it, its lease ran out, or the session that took it is gone (the worker was killed: its
-# connection closed). backend_start with the pid, so a pid the server reused is not taken for the old session.
-# (The row's INSERT is a statement of its own: an UPDATE does not see what a WITH of its own statement inserted.)
+# The claim takes the state row when it is free (memory.learning.claims). The row's INSERT is a statement of its
+# own: an UPDATE does not see what a WITH of its own statement inserted.
 _STATE_ROW_SQL = """INSERT INTO memory_learningstate (server_id, read_position) VALUES (%(server)s, 0)
                     ON CONFLICT (server_id) DO NOTHING"""
-_CLAIM_SQL = """
+_CLAIM_SQL = f"""
     UPDATE memory_learningstate s
     SET claim_token = %(token)s, claimed_until = now() + make_interval(secs => %(lease)s),
         claimed_pid = pg_backend_pid(),
         claimed_backend_start = (SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid())
-    WHERE s.server_id = %(server)s AND (
-        s.claim_token IS NULL OR s.claimed_until < now()
-        OR NOT EXISTS (SELECT 1 FROM pg_stat_activity a
-                       WHERE a.pid = s.claimed_pid AND a.backend_start = s.claimed_backend_start))
+    WHERE s.server_id = %(server)s AND {CLAIM_FREE_SQL.format(alias="s")}
     RETURNING s.read_position
 """
 _EXTEND_SQL = """UPDATE memory_learningstate SET claimed_until = now() + make_interval(secs => %s)
                  WHERE server_id = %s AND claim_token = %s"""
-_RELEASE_SQL = """UPDATE memory_learningstate SET claim_token = NULL, claimed_until = NULL, claimed_pid = NULL,
-                  claimed_backend_start = NULL WHERE server_id = %s AND claim_token = %s"""
+_RELEASE_SQL = f"UPDATE memory_learningstate SET {UNCLAIMED_SQL} WHERE server_id = %s AND claim_token = %s"
 
 
 def _claim(server: Server, token: uuid.UUID, lease_s: int) -> int | None:
@@ -152,7 +148,7 @@ def _ask(server: Server, ai_settings: AISettings, run: LearningRun, call: dict, 
 
 def learning_run(server: Server) -> RunOutcome:
     """Run the server's learning once, unless another worker is running it (then nothing is done)."""
-    ai_settings = AISettings.objects.filter(server=server).first() or AISettings(server=server)
+    ai_settings = ai_settings_for_server(server)
     endpoint = learning_endpoint(server)
     if endpoint is None:
         return RunOutcome(None, "This server has no learning model (nor a consolidation model): nothing is learned.")
@@ -185,13 +181,12 @@ def learning_run(server: Server) -> RunOutcome:
         _sql(_RELEASE_SQL, [server.pk, token])  # applied runs released it already; a failure frees it here
 
 
-_UNREAD_SQL = """
+_UNREAD_SQL = f"""
     SELECT s.id FROM teams_server s
     LEFT JOIN memory_learningstate l ON l.server_id = s.id
     WHERE EXISTS (SELECT 1 FROM memory_channelmessage m WHERE m.server_id = s.id
                   AND m.id > coalesce(l.read_position, 0) AND NOT m.is_bot)
-      AND (l.claim_token IS NULL OR l.claimed_until < now() OR NOT EXISTS (
-          SELECT 1 FROM pg_stat_activity a WHERE a.pid = l.claimed_pid AND a.backend_start = l.claimed_backend_start))
+      AND {CLAIM_FREE_SQL.format(alias="l")}
       AND EXISTS (SELECT 1 FROM memory_modelendpoint e WHERE e.server_id = s.id
                   AND e.purpose IN ('learning', 'consolidation'))
 """
