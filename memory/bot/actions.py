@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
-from datetime import timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
@@ -14,6 +13,7 @@ from django.utils import timezone
 
 from memory.configuration.selectors import LearnedWhere, learned_where, learned_where_among
 from memory.facts.deletes import fact_delete
+from memory.facts.selectors import REMEMBER_WINDOW, remembered_last_hour
 from memory.facts.remembering import Remembered, fact_remember
 from memory.facts.services import (
     FactAuthor,
@@ -24,14 +24,13 @@ from memory.facts.services import (
     validate_member_id,
 )
 from memory.facts.versions import Actor
-from memory.models import AUDIENCE_BREADTH, AuthorKind, Exchange, Fact, Scope
+from memory.models import AUDIENCE_BREADTH, Exchange, Fact, Scope
 from memory.text.limits import clean_text, validate_content, validate_key, validate_unit_interval
 
 from .exchanges import Rules, rules_now
 from .selectors import LockedExchange, exchange_locked
 
 REASON_MAX_LENGTH = 500
-REMEMBER_WINDOW = timedelta(hours=1)  # the remember limit counts the member's facts of this window
 
 
 @dataclass(frozen=True)
@@ -131,14 +130,6 @@ def _locked_exchange(exchange: Exchange, ops: Iterable[MemoryOp]) -> LockedExcha
     return exchange_locked(exchange.pk, since=timezone.now() - REMEMBER_WINDOW if remembers else None)
 
 
-def _remembered_last_hour(exchange: Exchange) -> int:
-    """Facts the bot wrote from this member's messages in the last hour (a poisoning brake: one member
-    cannot flood the server's memory through the bot)."""
-    since = timezone.now() - REMEMBER_WINDOW
-    return Fact.objects.filter(server_id=exchange.server_id, author_kind=AuthorKind.BOT,
-                               learned_from_member_id=exchange.author_id, created_at__gte=since).count()
-
-
 @dataclass
 class _ReadAhead:
     """What the lock's statement read for the remembers: the member's count of the last hour holds until an op
@@ -150,7 +141,7 @@ class _ReadAhead:
 
     def remembered(self, exchange: Exchange) -> int:
         if self.remembered_last_hour is None:
-            self.remembered_last_hour = _remembered_last_hour(exchange)
+            self.remembered_last_hour = remembered_last_hour(exchange.server_id, exchange.author_id)
         return self.remembered_last_hour
 
     def learned_where(self, exchange: Exchange) -> LearnedWhere:

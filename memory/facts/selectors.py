@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db.models import Q, QuerySet
 from django.db.models.functions import Lower
+from django.utils import timezone
 
 from consolidation.models import DraftStatus, Proposal, ProposalKind, ProposalStatus, SummaryDraft
-from memory.models import Channel, Exchange, Fact, FactVersion, Summary, VersionChange
+from memory.models import AuthorKind, Channel, Exchange, Fact, FactVersion, Summary, VersionChange
 from teams.models import Server
 
 
@@ -210,3 +212,13 @@ def contradiction_flags(facts: list[Fact]) -> dict[int, list[ContradictionFlag]]
         flags.setdefault(keeper_id, []).append(ContradictionFlag(proposal_id, other_number))
         flags.setdefault(other_id, []).append(ContradictionFlag(proposal_id, keeper_number))
     return flags
+
+
+REMEMBER_WINDOW = timedelta(hours=1)  # the remember limit counts the member's facts of this window
+
+
+def remembered_last_hour(server_id: int, member_id: str) -> int:
+    """Facts the bot wrote from this member's messages in the last hour, by its remember or by a learning run (a
+    poisoning brake: one member cannot flood the server's memory through the bot)."""
+    return Fact.objects.filter(server_id=server_id, author_kind=AuthorKind.BOT, learned_from_member_id=member_id,
+                               created_at__gte=timezone.now() - REMEMBER_WINDOW).count()

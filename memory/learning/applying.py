@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import time
 import uuid
-from datetime import timedelta
 
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError, connection, transaction
@@ -16,6 +15,7 @@ from memory.configuration.channels import channel_access
 from memory.configuration.selectors import learned_where
 from memory.facts.confidence import source_confidence
 from memory.facts.remembering import Remembered, fact_reinforce, fact_remember
+from memory.facts.selectors import remembered_last_hour
 from memory.facts.services import FactGone
 from memory.facts.versions import Actor
 from memory.models import (AISettings, AuthorKind, ChannelMessage, Fact, LearnedFrom, LearningRun, LearningRunStatus,
@@ -26,8 +26,6 @@ from teams.models import Server
 from .claims import UNCLAIMED_SQL
 from .notes import channel_note_write
 from .prompt import MAX_FACTS_PER_CALL, Proposal, learning_answer
-
-REMEMBER_WINDOW = timedelta(hours=1)  # as the bot's remember: the limit counts a member's facts of the last hour
 
 
 class Refusal(Exception):
@@ -45,9 +43,7 @@ class _Applying:
 
     def _remembered_last_hour(self, member_id: str) -> int:
         if member_id not in self.written_by:
-            self.written_by[member_id] = Fact.objects.filter(
-                server=self.server, author_kind=AuthorKind.BOT, learned_from_member_id=member_id,
-                created_at__gte=timezone.now() - REMEMBER_WINDOW).count()
+            self.written_by[member_id] = remembered_last_hour(self.server.pk, member_id)
         return self.written_by[member_id]
 
     def _known(self, call: dict, number: int) -> Fact:
