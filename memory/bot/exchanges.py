@@ -55,6 +55,7 @@ class IncomingMessage:
     author_name: str = ""
     thread_parent_id: str = ""
     mentions: tuple[SeenMember, ...] = ()  # the members the message mentions (their ids and display names)
+    message_id: str = ""  # the Discord message, when the bot says which: deleting it withdraws what it taught
 
     @cached_property
     def members(self) -> tuple[str, ...]:
@@ -152,6 +153,7 @@ def exchange_open(*, server: Server, message: IncomingMessage, source: str = "ap
         thread_parent_id=message.thread_parent_id or "",
         author_id=message.author_id,
         author_name=message.author_name[:100],
+        message_id=message.message_id,
         message=message.content,
         memory_type=ai_settings.memory_type,
         read_allowed=access.read_allowed,

@@ -290,8 +290,9 @@ def fact_audience_set(*, fact: Fact, audience: str, actor: AbstractBaseUser, cha
         return locked
     old = snapshot(locked, ("audience", "source_channel_id"))
     locked.audience, locked.source_channel_id = audience, source_channel
+    locked.source_deleted_at = None  # staff chose who sees it after its message was deleted: the flag has done its job
     locked.version += 1
-    locked.save(update_fields=["audience", "source_channel_id", "version"])
+    locked.save(update_fields=["audience", "source_channel_id", "source_deleted_at", "version"])
     old, new = changed_fields(old, snapshot(locked, ("audience", "source_channel_id")))
     version_record(locked, VersionChange.AUDIENCE, Actor.staff(actor), before=old, after=new)
     held_back_refresh_around(locked)  # a contradiction's newer side holds the older back only where it is seen
@@ -318,10 +319,11 @@ def fact_restore(*, fact: Fact, actor: AbstractBaseUser) -> Fact:
     before = _retraction(locked)
     now = timezone.now()
     locked.retracted_at, locked.retraction_reason, locked.superseded_by = None, "", None
+    locked.source_deleted_at = None  # staff decided: no longer flagged as withdrawn after a deleted message
     locked.valid_from = locked.changed_at = now
     locked.version += 1
-    locked.save(update_fields=["retracted_at", "retraction_reason", "superseded_by", "valid_from", "changed_at",
-                               "version"])
+    locked.save(update_fields=["retracted_at", "retraction_reason", "superseded_by", "source_deleted_at",
+                               "valid_from", "changed_at", "version"])
     version_record(locked, VersionChange.RESTORE, Actor.staff(actor), before=before, at=now)
     audit_record(actor=actor, server=locked.server, action="fact.restore", target_ids=[locked.number], count=1,
                  fact_version=locked.version)
@@ -337,10 +339,11 @@ def facts_restore_all(*, server: Server, actor: AbstractBaseUser) -> int:
     for fact in retracted:
         fact.restored_from = _retraction(fact)
         fact.retracted_at, fact.retraction_reason, fact.superseded_by = None, "", None
+        fact.source_deleted_at = None
         fact.valid_from = fact.changed_at = now
         fact.version += 1
-    Fact.objects.bulk_update(retracted, ["retracted_at", "retraction_reason", "superseded_by", "valid_from",
-                                         "changed_at", "version"], batch_size=1000)
+    Fact.objects.bulk_update(retracted, ["retracted_at", "retraction_reason", "superseded_by", "source_deleted_at",
+                                         "valid_from", "changed_at", "version"], batch_size=1000)
     FactVersion.objects.bulk_create([
         FactVersion(fact_id=fact.pk, server_id=server.pk, version=fact.version, change=VersionChange.RESTORE,
                     at=now, actor_kind=Actor.staff(actor).kind, actor_user=actor, actor_label=actor.get_username(),

@@ -58,6 +58,8 @@ class _Applying:
         """The write a proposal asks for; Refusal saying why not."""
         members_said = [self.messages[message_id] for message_id in proposal.message_ids
                         if message_id in self.messages and not self.messages[message_id].is_bot]
+        if not members_said and any(message_id not in self.messages for message_id in proposal.message_ids):
+            raise Refusal("the member deleted the message it rests on")
         if not members_said:
             raise Refusal("it rests only on a bot's or a notice's words, never memory on their own")
         author = members_said[0].author_id
@@ -149,7 +151,12 @@ def run_apply(server: Server, run: LearningRun, token: uuid.UUID, messages: dict
                                                                             "another run.", timezone.now()
         run.save(update_fields=["status", "reason", "ended_at"])
         return run.reason
-    applying = _Applying(server, run, messages)
+    # Read again under the lock messages_deleted also takes: a message deleted while the model was asked is no longer
+    # evidence, and no fact is written from it after its delete withdrew what it taught.
+    still_there = set(ChannelMessage.objects.filter(server=server, message_id__in=list(messages))
+                      .values_list("message_id", flat=True))
+    applying = _Applying(server, run, {message_id: message for message_id, message in messages.items()
+                                       if message_id in still_there})
     results = [result for call in run.calls for result in _apply_call(applying, call)]
     run.results = results
     run.written = sum(result["status"] == "written" for result in results)
@@ -159,6 +166,9 @@ def run_apply(server: Server, run: LearningRun, token: uuid.UUID, messages: dict
     run.database_ms = round((time.monotonic() - started) * 1000)
     run.reason = (f"{len(run.message_ids)} messages read: {run.written} written, {run.reinforced} reinforced, "
                   f"{run.refused} refused.")
+    if len(still_there) < len(messages):  # as messages_deleted does for a run that had ended
+        run.calls = []
+        run.reason += " (its requests were removed: a member deleted a message it read)"
     run.save()
     with connection.cursor() as cursor:
         cursor.execute(_MOVE_SQL, [run.upto_position, server.pk])

@@ -32,6 +32,8 @@ class Exchange(models.Model):
     thread_parent_id = models.CharField(max_length=20, blank=True)
     author_id = models.CharField(max_length=20, help_text="The member who wrote the message.")
     author_name = models.CharField(max_length=100, blank=True)
+    # The Discord message answered, when the bot gave it: a member who deletes it withdraws what was learned here.
+    message_id = models.CharField(max_length=20, blank=True, default="", db_default="")
     message = models.TextField()
     memory_type = models.CharField(max_length=16, choices=MemoryType.choices)
     read_allowed = models.BooleanField(default=False)
@@ -69,6 +71,8 @@ class Exchange(models.Model):
         indexes = [
             models.Index(F("server"), F("created_at").desc(), name="exchange_server_newest"),
             models.Index(fields=["server", "author_id"], name="exchange_server_author"),
+            models.Index(fields=["server", "message_id"], name="exchange_server_message",
+                         condition=~models.Q(message_id="")),
             # The daily trim finds the old, untrimmed logs of a server without reading the trimmed ones.
             models.Index(F("server"), F("created_at"), name="exchange_untrimmed",
                          condition=models.Q(trimmed_at__isnull=True)),

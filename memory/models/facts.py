@@ -141,6 +141,9 @@ class Fact(models.Model):
     # The older side of a same-key contradiction caught at write (Ledger and up): kept in force for staff, but
     # the bot is handed only the newer one until someone answers the flag (memory.retrieval.audience).
     held_back = models.BooleanField(default=False)
+    # The member deleted the Discord message it was learned from (issue 24): under Ledger and up it was retracted,
+    # under Classic given the staff audience; the memory page flags it until staff restore it or choose an audience.
+    source_deleted_at = models.DateTimeField(null=True, blank=True)
 
     # The server's text search configuration when the fact was written or last re-indexed: a BEFORE INSERT trigger
     # (migration 0030) copies AISettings.words_config, so ORM, bulk, COPY and raw inserts all take it; a language

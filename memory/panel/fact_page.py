@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from memory.facts.selectors import RETRACTING_CHANGES, fact_retractions, fact_versions
 from memory.learning.selectors import fact_learned_from, messages_cited
-from memory.models import Fact, FactVersion
+from memory.models import Exchange, Fact, FactVersion
 
 from .audiences import attach_audiences
 from .fact_rows import attach_flags
@@ -35,7 +35,16 @@ def fact_page_context(fact: Fact, *, can_configure: bool) -> dict:
     attach_audiences(replaced)
     attach_flags([fact])
     return {"replaced": replaced, "retractions": retraction_spans(fact_retractions(fact)),
-            "learned_from": learned_from_context(fact), **timeline_context(fact, can_configure=can_configure)}
+            "learned_from": learned_from_context(fact), "answered_message": answered_message(fact),
+            **timeline_context(fact, can_configure=can_configure)}
+
+
+def answered_message(fact: Fact) -> Exchange | None:
+    """The exchange the bot learned the fact in, when it names the Discord message it answered (to link it)."""
+    if fact.source_exchange_id is None:
+        return None
+    return Exchange.objects.filter(pk=fact.source_exchange_id).exclude(message_id="").only(
+        "message_id", "channel_id", "message").first()
 
 
 def learned_from_context(fact: Fact) -> list[dict]:

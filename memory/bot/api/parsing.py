@@ -16,6 +16,7 @@ from memory.bot.exchanges import MENTIONS_MAX, MESSAGE_MAX_LENGTH, IncomingMessa
 from memory.configuration.directory import NAME_MAX_LENGTH as CHANNEL_NAME_MAX_LENGTH
 from memory.configuration.directory import ReportedChannel, SeenMember
 from memory.facts.selectors import PurgeSource
+from memory.learning.deletions import DELETED_MESSAGES_MAX
 from memory.learning.ingest import INGEST_MAX_MESSAGES, IngestedMessage
 from memory.text.limits import validate_content, validate_unit_interval
 from teams.models import SNOWFLAKE_REGEX
@@ -56,7 +57,8 @@ def _text(body: dict, name: str, max_length: int, *, required: bool = True, fiel
     return value
 
 
-CONTEXT_FIELDS = {"channel_id", "thread_parent_id", "author_id", "author_name", "content", "mentions"}
+CONTEXT_FIELDS = {"channel_id", "thread_parent_id", "author_id", "author_name", "content", "mentions",
+                  "message_id"}
 
 
 def parse_mentions(body: dict[str, Any]) -> tuple[SeenMember, ...]:
@@ -88,6 +90,7 @@ def parse_message(body: dict[str, Any], *, extra_fields: set[str] = frozenset())
         author_name=_text(body, "author_name", NAME_MAX_LENGTH, required=False),
         content=_text(body, "content", MESSAGE_MAX_LENGTH),
         mentions=tuple(member for member in parse_mentions(body) if member.member_id != author_id),
+        message_id=_snowflake(body, "message_id", required=False),
     )
 
 
@@ -277,3 +280,13 @@ def parse_ingest(body: dict[str, Any]) -> list[IngestedMessage]:
             sent_at=_sent_at(item, f"{prefix}sent_at"),
         ))
     return messages
+
+
+def parse_deleted(body: dict[str, Any]) -> list[str]:
+    """The Discord ids of deleted messages: 1–DELETED_MESSAGES_MAX (Discord's bulk delete), each a snowflake."""
+    _only_fields(body, {"message_ids"})
+    raw = body.get("message_ids")
+    if not isinstance(raw, list) or not 1 <= len(raw) <= DELETED_MESSAGES_MAX:
+        raise ApiError(400, f"'message_ids' must be a list of 1–{DELETED_MESSAGES_MAX} Discord message ids.",
+                       "message_ids")
+    return [_snowflake({"id": item}, "id", field=f"message_ids[{index}]") for index, item in enumerate(raw)]

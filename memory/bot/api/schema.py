@@ -70,6 +70,9 @@ MESSAGE_PROPERTIES = {
                  "items": {"type": "object", "additionalProperties": False, "required": ["id"], "properties": {
                      "id": SNOWFLAKE, "name": {"type": "string", "maxLength": 100, "pattern": NO_NUL,
                                                "description": "The member's display name."}}}},
+    "message_id": {**NULLABLE_SNOWFLAKE, "description": "The Discord message answered. Give it, and a member who "
+                                                        "deletes the message (POST …/messages/deleted) withdraws "
+                                                        "what was learned in this exchange."},
 }
 
 FACT_CONTENT_INPUT = {"type": "string", "minLength": 1, "maxLength": 1000, "pattern": SOME_TEXT,
@@ -285,6 +288,18 @@ SCHEMAS = {
                                          "items": {"type": "object", "additionalProperties": False,
                                                    "required": ["id", "reason"], "properties": {
                                                        "id": SNOWFLAKE, "reason": {"type": "string"}}}}}},
+    "DeletedMessagesRequest": {"type": "object", "additionalProperties": False, "required": ["message_ids"],
+                               "properties": {"message_ids": {"type": "array", "minItems": 1, "maxItems": 100,
+                                                              "items": SNOWFLAKE}}},
+    "DeletedMessagesResult": {"type": "object", "additionalProperties": False, "required": ["withdrawn", "removed"],
+                              "properties": {
+                                  "withdrawn": {"type": "array", "items": NUMBER,
+                                                "description": "The facts learned from those messages, now withdrawn "
+                                                               "from the bot: retracted from Ledger up, given the "
+                                                               "staff audience under Classic."},
+                                  "removed": {"type": "integer", "minimum": 0,
+                                              "description": "Stored messages and answered messages' texts "
+                                                             "removed."}}},
     "MemberFacts": {"type": "object", "additionalProperties": False, "required": ["about", "learned_from"],
                     "properties": {
                         "about": {"type": "array", "items": _ref("Fact"),
@@ -397,6 +412,17 @@ def openapi_schema(server_url: str) -> dict:
                 "parameters": [GUILD], "requestBody": _body("MessagesRequest"),
                 "responses": {"202": _json(_ref("MessagesAccepted"), "Accepted: stored to learn from"),
                               **COMMON_ERRORS, "413": _error("The request body is larger than 3 MiB.")}}},
+            "/servers/{guild_id}/messages/deleted": {"post": {
+                "operationId": "messagesDeleted",
+                "summary": "Members deleted these Discord messages: what was learned from them is withdrawn from "
+                           "the bot, and their words removed.",
+                "description": "Up to 100 ids (Discord's bulk delete). A fact a learning run wrote from one of them, "
+                               "or the bot remembered while answering one (give message_id on context/reply), is "
+                               "retracted (Ledger and up; staff may restore it) or given the staff audience "
+                               "(Classic; nothing is deleted). Ids Lorekeeper never saw change nothing. Audited as "
+                               "the bot token.",
+                "parameters": [GUILD], "requestBody": _body("DeletedMessagesRequest"),
+                "responses": {"200": _json(_ref("DeletedMessagesResult")), **COMMON_ERRORS}}},
             "/servers/{guild_id}/purge": {"post": {
                 "operationId": "purgeBySource",
                 "summary": "Delete every fact learned in one channel (its threads included) or in one exchange.",

@@ -29,6 +29,7 @@ urlpatterns = [
     path("servers/<str:guild_id>/reply", views.reply, name="reply"),
     path("servers/<str:guild_id>/channels", views.channels, name="channels"),
     path("servers/<str:guild_id>/messages", views.messages, name="messages"),
+    path("servers/<str:guild_id>/messages/deleted", views.messages_deleted_view, name="messages-deleted"),
     path("servers/<str:guild_id>/purge", views.purge, name="purge"),
     path("servers/<str:guild_id>/members/<str:member_id>/facts", views.member_facts_detail, name="member-facts"),
     path("servers/<str:guild_id>/members/<str:member_id>/forget", views.member_forget, name="member-forget"),

@@ -19,13 +19,14 @@ from memory.configuration.selectors import ai_settings_for_server
 from memory.facts.deletes import facts_purge
 from memory.facts.forget_requests import forget_me
 from memory.facts.selectors import member_facts
+from memory.learning.deletions import messages_deleted
 from memory.learning.ingest import messages_ingest
 from memory.models import Exchange, ForgetRequestVia
 from memory.retrieval.words import words_language
 from teams.models import BotToken, Server
 
 from .http import ApiError, answered_once, bot_api, idempotency_key, json_body, public_api
-from .parsing import (parse_actions, parse_channels, parse_forget, parse_history, parse_ingest, parse_member_id,
+from .parsing import (parse_actions, parse_channels, parse_deleted, parse_forget, parse_history, parse_ingest, parse_member_id,
                       parse_message, parse_purge, parse_search)
 from .schema import openapi_schema
 from .selectors import bot_token_label, exchange_is_on_server, purge_source_named
@@ -143,6 +144,14 @@ def messages(request: HttpRequest, bot_token: BotToken, server: Server) -> JsonR
     return JsonResponse({"accepted": outcome.accepted,
                          "ignored": [{"id": message_id, "reason": reason} for message_id, reason in outcome.ignored]},
                         status=202)
+
+
+@bot_api(methods=["POST"], finds_server=True)
+def messages_deleted_view(request: HttpRequest, bot_token: BotToken, server: Server) -> JsonResponse:
+    """Members deleted these Discord messages: what was learned from them is withdrawn, their words removed."""
+    outcome = messages_deleted(server=server, message_ids=parse_deleted(json_body(request)),
+                               actor_label=bot_token_label(bot_token))
+    return JsonResponse({"withdrawn": outcome.withdrawn, "removed": outcome.messages_removed})
 
 
 @bot_api(methods=["POST"], finds_server=True)
