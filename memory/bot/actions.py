@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
@@ -24,8 +24,9 @@ from memory.facts.services import (
     validate_member_id,
 )
 from memory.facts.versions import Actor
-from memory.models import AUDIENCE_BREADTH, Exchange, Fact, Scope
+from memory.models import AUDIENCE_BREADTH, Audience, Exchange, Fact, Scope
 from memory.text.limits import clean_text, validate_content, validate_key, validate_unit_interval
+from memory.text.statements import rests_on
 
 from .exchanges import Rules, rules_now
 from .selectors import LockedExchange, exchange_locked
@@ -59,9 +60,23 @@ class Remember:
     audience: str | None = None  # None: what the channel gives; a value may only narrow it
     kind: str | None = None  # None: profile for a member fact, lore otherwise
     op: str = "remember"
+    # False: the reply model's fact does not rest on what a member said in the conversation (held_to_members_words):
+    # kept for staff to confirm (the staff audience), never handed to the model, as the learning run would refuse it.
+    rests_on_members: bool = True
 
 
 MemoryOp = Retract | Supersede | Remember
+
+NOT_SAID_BY_A_MEMBER = ("stored for staff only: it does not rest on what a member said in this conversation, so "
+                        "staff confirm it before the bot is handed it")
+
+
+def held_to_members_words(ops: list[MemoryOp], said: list[str], names: list[str]) -> list[MemoryOp]:
+    """The reply model's ops, each `remember` marked when its content does not rest on the members' messages of the
+    conversation (`said`; `names`: the members', which say whom a fact is about, not what): the learning run's rule
+    (issue 23), so that nothing the bot said or made up reaches memory with a member's name on it unconfirmed."""
+    return [replace(op, rests_on_members=rests_on(op.content, said, names)) if isinstance(op, Remember) else op
+            for op in ops]
 
 
 @dataclass
@@ -209,6 +224,8 @@ def _apply(exchange: Exchange, op: MemoryOp, reachable: set[int], rules: Rules, 
                                          f"{rules.remember_limit} remembered facts per hour")
         where = ahead.learned_where(exchange)
         audience = where.audience if op.audience is None else op.audience
+        if not op.rests_on_members:
+            audience = Audience.STAFF
         if AUDIENCE_BREADTH[audience] > AUDIENCE_BREADTH[where.audience]:
             return _ignored(op.op, None, f"a remember may only narrow the audience it inherits ({where.audience} "
                                          f"in this channel), not widen it to {audience}")
@@ -218,7 +235,10 @@ def _apply(exchange: Exchange, op: MemoryOp, reachable: set[int], rules: Rules, 
             confidence=op.confidence, kind=op.kind, audience=audience, source_channel_id=where.source_channel_id,
             source_thread_id=where.source_thread_id, flag_contradictions=profile.flags_contradictions,
             by_meaning=profile.embeds)
-        return _remembered_result(op, remembered)
+        result = _remembered_result(op, remembered)
+        if not op.rests_on_members:
+            result.detail = "; ".join(filter(None, [NOT_SAID_BY_A_MEMBER, result.detail]))
+        return result
     if isinstance(op, Supersede) and not profile.can_supersede:
         return _ignored(op.op, op.number, f"supersede exists from Ledger up; this server uses {profile.label}")
     target = _reachable_fact(exchange, op, reachable, rules)

@@ -204,7 +204,8 @@ def _tool(name: str, description: str, properties: dict, required: list[str]) ->
 REMEMBER_DESCRIPTION = (
     "Store a new fact for later conversations. About the person talking to you (\"remember that I…\", \"my "
     "birthday is…\"): set about to 'speaker'. About another member: set about_member_id to their Discord id. About "
-    "the server: leave both out.")
+    "the server: leave both out. Store only what a member said in this conversation, in their words and language; "
+    "anything else (your own ideas, guesses) is kept for staff to confirm and not handed to you.")
 KIND_DESCRIPTION = (
     "What kind of fact it is: rule (how people must behave here), lore (server facts, terminology, running jokes), "
     "profile (who a member is: name, birthday, timezone), preference (what someone likes or wants), event "

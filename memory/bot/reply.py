@@ -26,6 +26,7 @@ from .actions import (
     Supersede,
     build_remember,
     exchange_apply_actions,
+    held_to_members_words,
     validate_number,
     validate_reason,
 )
@@ -182,8 +183,9 @@ def reply_to_message(*, server: Server, message: IncomingMessage, history: list[
                         duration_ms=elapsed_ms())
         raise ReplyFailed(exchange, str(failure)) from None
 
-    first_ops = _parse_calls(first_calls, ignored, message.author_id)
-    later_ops = _parse_calls(later_calls, ignored, message.author_id)
+    said, names = _members_words(message, history)
+    first_ops = held_to_members_words(_parse_calls(first_calls, ignored, message.author_id), said, names)
+    later_ops = held_to_members_words(_parse_calls(later_calls, ignored, message.author_id), said, names)
     results = exchange_apply_actions(exchange=exchange, ops=later_ops, shown_only_ops=first_ops,
                                      already_ignored=ignored)
     exchange_finish(exchange=exchange, status=ExchangeStatus.REPLIED, reply=reply, model_calls=calls,
@@ -197,6 +199,16 @@ def _parse_calls(calls: list[ToolCall], ignored: list[ActionResult], speaker_id:
         parsed = op_from_tool_call(call, speaker_id)
         (ignored if isinstance(parsed, ActionResult) else ops).append(parsed)
     return ops
+
+
+def _members_words(message: IncomingMessage, history: list[HistoryMessage]) -> tuple[list[str], list[str]]:
+    """What members said in the conversation (the message and the members' turns of the history, never the bot's)
+    and their names."""
+    members = [turn for turn in history if not turn.is_bot]
+    said = [message.content, *(turn.content for turn in members)]
+    names = [message.author_name, *(turn.author_name for turn in members),
+             *(seen.display_name for seen in message.mentions)]
+    return said, [name for name in names if name]
 
 
 def _extra_search_ignored() -> ActionResult:

@@ -11,6 +11,7 @@ of them: what one has and the other has not ("teal" / "coral", "is" / "wants to 
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -244,3 +245,41 @@ def difference(left: Wording, right: Wording) -> str:
 
 
 __all__ = ["Wording", "difference", "fold", "normalised", "roles_swapped", "same_words", "word_overlap", "wording"]
+
+
+
+# More than half of what a fact says (its content words, the members' names left out: they say whom it is about,
+# not what): a paraphrase in the member's language ("I play the cello" → "Paul plays the cello") rests on what was
+# said, a claim the model made up or guessed from one word ("what should I play tonight?") does not. Labelled
+# wordings in en, nl, de and ja: tests/memory/text/test_rests_on.py. The local vectors were tried as a second way in
+# (for a fact worded in another language than the message) and measured unusable: on 31 labelled pairs a made-up
+# claim scored up to 0.85 and a translation as low as 0.76. So the remember tool asks for the member's own language.
+RESTS_ON_SHARE = 0.5
+# Auxiliaries STOPWORDS keeps (they tell two stored facts apart, not whether a fact was said): "Felix hat am 12 März
+# Geburtstag" rests on "mein Geburtstag ist am 12 März".
+_AUXILIARIES = frozenset("hat habe haben hast heeft hebben heb wird werden wordt worden".split())
+
+
+def _inflection_of(word: str, heard: frozenset[str]) -> bool:
+    """`matches`, or the same stem with another ending of up to two letters (wohnt / wohne, speelt / spelen)."""
+    if matches(word, set(heard)):
+        return True
+    return any(len(prefix := os.path.commonprefix([word, other])) >= 4 and len(word) - len(prefix) <= 2
+               and len(other) - len(prefix) <= 2 for other in heard)
+
+
+def rests_on(content: str, said: list[str], names: list[str] = ()) -> bool:
+    """Whether a fact's wording rests on what members said (their messages): more than RESTS_ON_SHARE of its content
+    words, `names` left out, occur there (an inflection counts), and every value it gives (a number, a date, a
+    channel) too — a made-up date is the classic slip of a model."""
+    fact, heard = wording(content), wording("\n".join(said))
+    named = wording(" ".join(names)).words
+    words = {word for word in fact.words if word not in _AUXILIARIES and not matches(word, set(named))}
+    if not words and not fact.values:
+        return False
+    if fact.values - heard.values:
+        return False
+    if not words:
+        return True
+    found = sum(_inflection_of(word, heard.words) for word in words)
+    return found / len(words) > RESTS_ON_SHARE
