@@ -222,3 +222,26 @@ def remembered_last_hour(server_id: int, member_id: str) -> int:
     poisoning brake: one member cannot flood the server's memory through the bot)."""
     return Fact.objects.filter(server_id=server_id, author_kind=AuthorKind.BOT, learned_from_member_id=member_id,
                                created_at__gte=timezone.now() - REMEMBER_WINDOW).count()
+
+
+MEMBER_PAGE_FACTS = 200  # each list on a member's page; the rest are counted (a wipe deletes them all)
+
+
+@dataclass(frozen=True)
+class MemberMemory:
+    """What a member's page shows: facts about them and facts learned from their messages (in force or not), each
+    list newest first and its full count."""
+
+    about: list[Fact]
+    about_count: int
+    learned_from: list[Fact]
+    learned_from_count: int
+
+
+def member_memory(server: Server, member_id: str) -> MemberMemory:
+    every = Fact.objects.filter(server=server).select_related("server", "author_user", "superseded_by").order_by(
+        "-changed_at", "-id")
+    about = every.filter(member_id=member_id)
+    learned = every.filter(learned_from_member_id=member_id).exclude(member_id=member_id)
+    return MemberMemory(about=list(about[:MEMBER_PAGE_FACTS]), about_count=about.count(),
+                        learned_from=list(learned[:MEMBER_PAGE_FACTS]), learned_from_count=learned.count())

@@ -2,8 +2,8 @@
 
 from django.urls import path
 
-from .views import (docs, exchanges, fact_history, fact_validity, facts, forget_requests, learning, memory_page, purge,
-                    semantic, server_memory, settings_page)
+from .views import (docs, exchanges, fact_history, fact_validity, facts, forget_requests, learning, members, memory_page,
+                    purge, semantic, server_memory, settings_page)
 
 app_name = "memory"
 
@@ -43,6 +43,7 @@ urlpatterns = [
     path(server + "exchanges/", exchanges.exchange_list, name="exchanges"),
     path(server + "exchanges/<uuid:exchange_id>/", exchanges.exchange_detail, name="exchange"),
     path(server + "playground/", exchanges.playground, name="playground"),
+    path(server + "members/<str:member_id>/", members.member_page, name="member"),
     path(server + "learning/", learning.learning_run_list, name="learning-runs"),
     path(server + "learning/<uuid:run_id>/", learning.learning_run_detail, name="learning-run"),
     path(server + "embedding-progress", semantic.embedding_progress, name="embedding-progress"),

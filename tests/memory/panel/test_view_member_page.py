@@ -1,0 +1,79 @@
+"""A page per member (issue 25): a viewer sees the member's name and id, the facts about them and learned from their
+messages (in force and retracted, with audiences) and their recent exchanges; a configure user also gets *Wipe this
+member* with the count first, one click from the confirmation; every member id on the panel links here."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from memory.bot.exchanges import IncomingMessage, exchange_open
+from memory.configuration.directory import SeenMember, members_seen
+from memory.facts.services import FactAuthor, fact_retract
+from memory.models import Audience
+from tests.conftest import logged_in_client
+from tests.factories import make_fact
+
+PAUL, MIRA = "222", "333"
+
+
+@pytest.fixture
+def pauls_memory(server):
+    members_seen(server=server, members=[SeenMember(PAUL, "Paul")])
+    make_fact(server, key="paul_birthday", content="Paul's birthday is 3 May.", scope="member", member_id=PAUL)
+    fact_retract(fact=make_fact(server, key="paul_city", content="Paul lives in Ghent.", scope="member",
+                                member_id=PAUL), reason="he moved")
+    make_fact(server, key="raid_night", content="Raids are on Thursday.", author=FactAuthor.bot(PAUL),
+              audience=Audience.STAFF)
+    make_fact(server, key="mira_game", content="Mira plays Go.", scope="member", member_id=MIRA)
+    exchange_open(server=server, message=IncomingMessage(channel_id="111", author_id=PAUL, author_name="Paul",
+                                                         content="When is my birthday, Lorekeeper?"))
+    return reverse("memory:member", args=[server.guild_id, PAUL])
+
+
+def test_a_viewer_sees_what_is_known_about_the_member_and_learned_from_them(member, pauls_memory):
+    page = logged_in_client(member).get(pauls_memory).content.decode()
+    assert "Paul" in page and "(222)" in page
+    assert "Paul&#x27;s birthday is 3 May." in page and "Paul lives in Ghent." in page  # in force and retracted
+    assert "he moved" in page and "Raids are on Thursday." in page and "Staff only" in page
+    assert "Mira plays Go." not in page
+    assert "When is my birthday, Lorekeeper?" in page
+    assert "Wipe this member" not in page
+
+
+def test_a_moderator_sees_it_as_a_viewer_does(moderator, pauls_memory):
+    page = logged_in_client(moderator).get(pauls_memory).content.decode()
+    assert "Paul&#x27;s birthday is 3 May." in page and "Wipe this member" not in page
+
+
+def test_a_configure_user_gets_the_wipe_with_the_count_and_it_leads_to_the_confirmation(owner, server, pauls_memory):
+    client = logged_in_client(owner)
+    page = client.get(pauls_memory).content.decode()
+    assert "A wipe deletes 3 facts about them or learned from them and 1 exchange" in page
+    wipe = reverse("memory:wipe", args=[server.guild_id]) + f"?target=member&amp;member_id={PAUL}"
+    assert f'href="{wipe}"' in page
+    confirm = client.get(wipe.replace("&amp;", "&")).content.decode()
+    assert "3 facts" in confirm and "1 exchange" in confirm and "confirmation" in confirm
+
+
+def test_a_member_with_nothing_stored_gets_an_empty_page_and_nothing_to_wipe(owner, server):
+    page = logged_in_client(owner).get(reverse("memory:member", args=[server.guild_id, "999"])).content.decode()
+    assert "Member 999" in page and "No facts about this member." in page
+    assert "there is nothing to wipe" in page
+
+
+def test_anonymous_is_sent_to_log_in_and_another_team_sees_nothing(client, outsider, pauls_memory):
+    assert client.get(pauls_memory).status_code == 302
+    assert logged_in_client(outsider).get(pauls_memory).status_code == 404
+
+
+def test_a_member_id_that_is_not_a_discord_id_is_a_404(member, server):
+    assert logged_in_client(member).get(reverse("memory:member", args=[server.guild_id, "paul"])).status_code == 404
+
+
+def test_member_ids_on_the_memory_page_and_the_exchange_log_link_to_the_page(member, server, pauls_memory):
+    client = logged_in_client(member)
+    memory_page = client.get(reverse("memory:page"), {"server": server.guild_id}).content.decode()
+    assert f'href="{pauls_memory}"' in memory_page
+    exchanges = client.get(reverse("memory:exchanges", args=[server.guild_id])).content.decode()
+    assert f'href="{pauls_memory}"' in exchanges
