@@ -24,6 +24,7 @@ urlpatterns = [
     path(server + "facts/<int:number>/audience", facts.fact_audience, name="fact-audience"),
     path(server + "facts/<int:number>/pin", facts.fact_pin, name="fact-pin"),
     path(server + "pinned/", memory_page.pinned_block, name="pinned"),
+    path(server + "glance", memory_page.memory_glance, name="glance"),
     path(server + "summary", server_memory.summary_view, name="summary"),
     path(server + "summary/edit", server_memory.summary_edit, name="summary-edit"),
     path(server + "summary/history/", server_memory.summary_history, name="summary-history"),

@@ -7,9 +7,11 @@ import re
 from django.http import HttpResponse, QueryDict
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from memory.configuration.selectors import ai_settings_for_server
+from memory.facts.glance import memory_at_a_glance
 from memory.facts.listing import SORTS, FactFilter, FactPage, FactState, fact_page_or_nearest
 from memory.facts.selectors import servers_with_retracted_facts
 from memory.learning.selectors import learning_status
@@ -23,6 +25,7 @@ from teams.permissions import can_configure, server_for_viewer, servers_configur
 from ..audiences import attach_audiences, directory_channels
 from ..fact_rows import attach_flags, servers_retracting_in_place
 from ..forms import FactCreateForm
+from ..glance import AXIS, CHART_HEIGHT, CHART_WIDTH, weekly_bars
 from ..pinned import pinned_facts
 from ..search_blocks import MEMBER_BLOCKS, best_matches, member_facts, members_typed
 from .server_memory import summary_block_context
@@ -181,3 +184,17 @@ def pinned_block(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
 def content_hint_fragment(request: HtmxHttpRequest) -> HttpResponse:
     """Length hint and secret warning for the content being typed (any logged-in user; reads nothing)."""
     return render(request, "memory/_content_hint.html", {"hint": content_hint(request.GET.get("content", ""))})
+
+
+@panel_login_required
+@require_GET
+def memory_glance(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
+    """The strip *Memory at a glance* (viewers); the memory page loads it after itself, so a million facts never
+    slow the page."""
+    server = server_for_viewer(request.user, guild_id)
+    glance = memory_at_a_glance(server, now=timezone.now())
+    bars, top = weekly_bars(glance)
+    return render(request, "memory/_glance.html", {
+        "server": server, "glance": glance, "bars": bars, "top": top, "chart_width": CHART_WIDTH,
+        "chart_height": CHART_HEIGHT, "axis_y": CHART_HEIGHT - AXIS,
+        "weeks_total": sum(count for _, count in glance.weekly_new)})

@@ -100,6 +100,7 @@ MATRIX: list[Route] = [
     Route("exchanges", SERVER, "GET", False),
     Route("exchange", EXCHANGE, "GET", False),
     Route("playground", SERVER, "GET", True),
+    Route("glance", SERVER, "GET", False),
     Route("member", {"guild_id": GUILD, "member_id": "222"}, "GET", False),
     Route("learning-runs", SERVER, "GET", False),
     Route("learning-run", LEARNING_RUN, "GET", False),
