@@ -227,24 +227,32 @@ def _forget_member_in_exchanges(server: Server, member_id: str) -> None:
         cursor.execute(_FORGET_MEMBER_SQL, {"server": server.pk, "member": member_id})
 
 
+def facts_delete_many(server: Server, doomed: models.QuerySet[Fact], *, reason: str, note: str
+                      ) -> tuple[list[int], int]:
+    """Delete these facts of the server for good (in the caller's transaction; it audits): the facts they replaced
+    stay, unlinked, their contradiction flags and the proposals quoting them go, and exchanges that showed them are
+    redacted. Returns the numbers deleted and how many exchanges were redacted."""
+    hold_rounds_off(server)
+    Fact.objects.filter(superseded_by__in=doomed).exclude(pk__in=doomed).update(superseded_by=None)
+    freed = facts_held_back_by(doomed)
+    discard_results_quoting(server, doomed)
+    ids = list(doomed.values_list("pk", flat=True))
+    with _permit_fact_deletes(reason), connection.cursor() as cursor:
+        cursor.execute("DELETE FROM memory_fact WHERE server_id = %s AND id = ANY(%s) RETURNING number",
+                       [server.pk, ids])
+        numbers = [row[0] for row in cursor.fetchall()]
+    held_back_refresh(freed)
+    return numbers, _redact_wiped_facts_in_exchanges(server, numbers, note=note)
+
+
 @transaction.atomic
 def facts_purge(*, server: Server, source: PurgeSource, actor: AbstractBaseUser | None = None,
                 actor_label: str = "") -> int:
     """Delete every fact learned in one channel (its threads included) or in one exchange, in force or not,
     with their vectors and the proposals that quote them; one audit row, also when nothing matched. Facts
     they replaced stay, unlinked. Returns how many facts went."""
-    hold_rounds_off(server)
-    doomed = facts_learned_in(server, source)
-    Fact.objects.filter(superseded_by__in=doomed).exclude(pk__in=doomed).update(superseded_by=None)
-    freed = facts_held_back_by(doomed)
-    discard_results_quoting(server, doomed)
-    ids = list(doomed.values_list("pk", flat=True))
-    with _permit_fact_deletes(f"purge of {source.describe()}"), connection.cursor() as cursor:
-        cursor.execute("DELETE FROM memory_fact WHERE server_id = %s AND id = ANY(%s) RETURNING number",
-                       [server.pk, ids])
-        numbers = [row[0] for row in cursor.fetchall()]
-    held_back_refresh(freed)
-    redacted = _redact_wiped_facts_in_exchanges(server, numbers, note="deleted by a purge")
+    numbers, redacted = facts_delete_many(server, facts_learned_in(server, source), reason=f"purge of "
+                                          f"{source.describe()}", note="deleted by a purge")
     removed = len(numbers)
     audit_record(actor=actor, server=server, action="memory.purge", count=removed, actor_label=actor_label,
                  result=f"{removed} fact{pluralize(removed)} learned in {source.describe()} deleted"

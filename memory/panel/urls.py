@@ -2,8 +2,8 @@
 
 from django.urls import path
 
-from .views import (docs, exchanges, fact_history, fact_validity, facts, forget_requests, learning, members, memory_page,
-                    purge, semantic, server_memory, settings_page)
+from .views import (docs, exchanges, fact_history, fact_validity, facts, facts_bulk, forget_requests, learning, members,
+                    memory_page, purge, semantic, server_memory, settings_page)
 
 app_name = "memory"
 
@@ -13,6 +13,7 @@ urlpatterns = [
     path("memory/content-hint", memory_page.content_hint_fragment, name="content-hint"),
     path("docs/memory-types/", docs.memory_types_doc, name="types-doc"),
     path(server + "facts/", facts.fact_create_view, name="fact-create"),
+    path(server + "facts/bulk", facts_bulk.facts_bulk, name="facts-bulk"),
     path(server + "facts/<int:number>/", facts.fact_detail, name="fact"),
     path(server + "facts/<int:number>/edit", facts.fact_edit, name="fact-edit"),
     path(server + "facts/<int:number>/delete", facts.fact_delete_view, name="fact-delete"),

@@ -1,5 +1,6 @@
-// Lorekeeper's only script of its own: tell the user when an HTMX request fails instead of doing nothing, and keep
-// the memory page's search box in step with the address when the browser goes back or forward.
+// Lorekeeper's only script of its own: tell the user when an HTMX request fails instead of doing nothing, keep
+// the memory page's search box in step with the address when the browser goes back or forward, and tick every row
+// for "Select all on this page".
 (function () {
   "use strict";
   var messages = {
@@ -29,5 +30,19 @@
   document.addEventListener("htmx:historyRestore", function () {
     var search = document.getElementById("id_q");
     if (search) { search.value = new URLSearchParams(window.location.search).get("q") || ""; }
+  });
+  // "Select all on this page" ticks every row's box, so what will change is what is ticked; without script the
+  // server takes every row of the page itself (page_numbers).
+  document.addEventListener("change", function (event) {
+    var target = event.target;
+    if (!target.matches) { return; }
+    if (target.matches("[data-select-all]")) {
+      document.querySelectorAll("input." + target.getAttribute("data-select-all")).forEach(function (box) {
+        box.checked = target.checked;
+      });
+    } else if (target.matches("input.bulk-select") && !target.checked) {
+      // One row unticked: no longer "all on this page", or the server would still take it.
+      document.querySelectorAll("[data-select-all]").forEach(function (all) { all.checked = false; });
+    }
   });
 })();

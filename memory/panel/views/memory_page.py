@@ -16,7 +16,7 @@ from memory.facts.listing import SORTS, FactFilter, FactPage, FactState, fact_pa
 from memory.facts.selectors import servers_with_retracted_facts
 from memory.learning.selectors import learning_status
 from memory.text.hints import content_hint
-from memory.models import Audience, ForgetRequest, ForgetRequestStatus
+from memory.models import Audience, ForgetRequest, ForgetRequestStatus, Kind
 from memory.types import PROFILES, profile_for
 from teams.models import SNOWFLAKE_REGEX, Server
 from teams.panel import HtmxHttpRequest, panel_login_required
@@ -86,6 +86,10 @@ def fact_list_context(request: HtmxHttpRequest) -> dict:
         "configurable_ids": configurable_ids,
         "retractable_ids": servers_retracting_in_place(configurable_ids),
         "show_server_column": chosen is None and len(visible) > 1,
+        # Many facts at once: one server's list, for a configure user; the rows of this page for "all on this page".
+        "bulk": chosen is not None and chosen.pk in configurable_ids,
+        "page_numbers": ",".join(str(fact.number) for fact in [*page.exact_key_facts, *page.facts]),
+        "kind_choices": Kind.choices,
         **blocks,
     }
 

@@ -19,7 +19,8 @@ SERVICES = ROOT / "memory" / "facts" / "deletes.py"
 PERMIT = "_permit_fact_deletes"
 # The only services that may delete facts (SPEC section 3: delete, wipe a server, wipe a member; and the purge by
 # source of SPEC section 9).
-DELETING_SERVICES = {"fact_delete", "server_wipe", "member_wipe", "facts_purge"}
+# facts_delete_many: the many-facts delete behind the purge and the memory page's bulk delete (issue 25).
+DELETING_SERVICES = {"fact_delete", "server_wipe", "member_wipe", "facts_purge", "facts_delete_many"}
 # Strings that only a deleting path has reason to contain.
 DELETE_MARKERS = ("lorekeeper.fact_delete", "delete from memory_fact", PERMIT.lower())
 REFUSAL = "only deleted through memory.services"

@@ -55,6 +55,7 @@ MATRIX: list[Route] = [
     Route("page", {}, "GET", False, {"server": GUILD}),
     Route("content-hint", {}, "GET", False, {"content": "The tournament is on Saturday."}),
     Route("types-doc", {}, "GET", False),
+    Route("facts-bulk", SERVER, "POST", True, {"action": "kind", "kind": "rule", "numbers": ["1"]}, owner_status=302),
     Route("fact-create", SERVER, "POST", True,
           {"key": "tournament_day", "content": "The tournament is on Saturday.", "confidence": "1.0",
            "scope": "server", "member_id": ""}),

@@ -1,0 +1,176 @@
+"""Work on many facts at once (issue 25): staff select rows on the memory page and retract, restore, delete, or set
+the confidence, importance, kind or audience of all of them. One service call, one transaction, one audit row with the
+count: every selected fact is checked first, and one that cannot take the change refuses the whole change with a
+sentence naming it, so nothing is half done. Each fact still keeps a version of its own change."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.template.defaultfilters import pluralize
+from django.utils import timezone
+
+from memory.configuration.selectors import ai_settings_for_server, channel_is_public
+from memory.models import Audience, Fact, VersionChange
+from memory.text.limits import clean_text, validate_unit_interval
+from memory.types import profile_for
+from teams.models import Server
+from teams.services import audit_record
+
+from .deletes import facts_delete_many
+from .held_back import held_back_refresh_around
+from .services import fact_retract
+from .validation import validate_audience, validate_kind
+from .versions import Actor, changed_fields, snapshot, version_record
+
+BULK_MAX_FACTS = 500  # more than a page of the memory page (100), less than one statement should lock
+
+RETRACT, RESTORE, DELETE = "retract", "restore", "delete"
+CONFIDENCE, IMPORTANCE, KIND, AUDIENCE = "confidence", "importance", "kind", "audience"
+ACTIONS = {RETRACT: "retracted", RESTORE: "restored", DELETE: "deleted", CONFIDENCE: "given confidence",
+           IMPORTANCE: "given importance", KIND: "given the kind", AUDIENCE: "given the audience"}
+_FIELD_OF = {CONFIDENCE: "confidence", IMPORTANCE: "importance", KIND: "kind", AUDIENCE: "audience"}
+
+
+def _numbers_named(facts: Iterable[Fact]) -> str:
+    numbers = [f"#{fact.number}" for fact in facts]
+    shown = ", ".join(numbers[:10])
+    return shown + (f" and {len(numbers) - 10} more" if len(numbers) > 10 else "")
+
+
+def _locked(server: Server, numbers: list[int]) -> list[Fact]:
+    if not numbers:
+        raise ValidationError("Select at least one fact.")
+    if len(numbers) > BULK_MAX_FACTS:
+        raise ValidationError(f"Select at most {BULK_MAX_FACTS} facts at once; nothing was changed.")
+    facts = list(Fact.objects.select_for_update(of=("self",)).select_related("server")
+                 .filter(server=server, number__in=numbers).order_by("number"))
+    missing = sorted(set(numbers) - {fact.number for fact in facts})
+    if missing:
+        gone = ", ".join(f"#{number}" for number in missing[:10])
+        raise ValidationError(f"{gone} {'is' if len(missing) == 1 else 'are'} no longer on this server (someone "
+                              f"deleted {'it' if len(missing) == 1 else 'them'}); nothing was changed.")
+    return facts
+
+
+def _value(action: str, value: object) -> object:
+    """The new value of a field change, validated; ValidationError with the sentence otherwise."""
+    if action in (CONFIDENCE, IMPORTANCE):
+        if value in (None, ""):
+            if action == IMPORTANCE:
+                return None  # unscored: ranked as middling
+            raise ValidationError("Give the confidence, a number from 0 to 1.")
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            raise ValidationError(f"The {action} is a number from 0 to 1.") from None
+        return validate_unit_interval(number, action)
+    if action == KIND:
+        return validate_kind(value)
+    return validate_audience(value)
+
+
+def _check_audience(facts: list[Fact], audience: str) -> None:
+    if audience == Audience.CHANNEL and (nowhere := [fact for fact in facts if not fact.source_channel_id]):
+        raise ValidationError(f"{_numbers_named(nowhere)} {'was' if len(nowhere) == 1 else 'were'} learned in no "
+                              "channel, so cannot be kept to one; nothing was changed.")
+    if audience == Audience.SERVER:
+        private = [fact for fact in facts if fact.audience != Audience.SERVER and fact.source_channel_id
+                   and not channel_is_public(fact.server, fact.source_channel_id)]
+        if private:
+            raise ValidationError(f"{_numbers_named(private)} {'was' if len(private) == 1 else 'were'} learned in a "
+                                  "channel that is not public: widen each on its own row, which asks first; nothing "
+                                  "was changed.")
+
+
+def _set_field(facts: list[Fact], action: str, value: object, actor: Actor) -> list[Fact]:
+    """Set one field on every fact (those that already hold the value are left alone); a version each."""
+    field = _FIELD_OF[action]
+    changed = []
+    now = timezone.now()
+    for fact in facts:
+        if getattr(fact, field) == value:
+            continue
+        before = snapshot(fact, (field,))
+        setattr(fact, field, value)
+        fact.version += 1
+        update = [field, "version"]
+        if action == AUDIENCE:
+            fact.source_deleted_at = None  # staff chose who sees it (see memory.learning.deletions)
+            update.append("source_deleted_at")
+        else:
+            fact.changed_at = now
+            update.append("changed_at")
+        fact.save(update_fields=update)
+        old, new = changed_fields(before, snapshot(fact, (field,)))
+        version_record(fact, VersionChange.AUDIENCE if action == AUDIENCE else VersionChange.EDIT, actor,
+                       before=old, after=new, at=now)
+        if action == AUDIENCE:
+            held_back_refresh_around(fact)  # a contradiction's newer side holds the older back where it is seen
+        changed.append(fact)
+    return changed
+
+
+def _restore(facts: list[Fact], actor: Actor) -> None:
+    now = timezone.now()
+    for fact in facts:
+        before = {"retracted_at": fact.retracted_at.isoformat(), "retraction_reason": fact.retraction_reason,
+                  "superseded_by": fact.superseded_by.number if fact.superseded_by_id else None}
+        fact.retracted_at, fact.retraction_reason, fact.superseded_by, fact.source_deleted_at = None, "", None, None
+        fact.valid_from = fact.changed_at = now
+        fact.version += 1
+        fact.save(update_fields=["retracted_at", "retraction_reason", "superseded_by", "source_deleted_at",
+                                 "valid_from", "changed_at", "version"])
+        version_record(fact, VersionChange.RESTORE, actor, before=before, at=now)
+
+
+@transaction.atomic
+def facts_bulk_change(*, server: Server, numbers: list[int], action: str, actor: AbstractBaseUser,
+                      value: object = None, reason: str = "") -> int:
+    """Apply one change to the selected facts, all or nothing; returns how many facts changed (facts that already
+    were as asked are counted out). ValidationError says what refused it; then nothing changed."""
+    if action not in ACTIONS:
+        raise ValidationError("Choose what to do with the selected facts.")
+    facts = _locked(server, sorted(set(numbers)))
+    by = Actor.staff(actor)
+    detail = ""
+    if action in (RETRACT, RESTORE, DELETE):
+        changed = _state_change(server, facts, action, by, reason)
+        detail = f": {clean_text(reason).strip()[:150]}" if action == RETRACT else ""
+    else:
+        value = _value(action, value)
+        if action == AUDIENCE:
+            _check_audience(facts, value)
+        changed = _set_field(facts, action, value, by)
+        shown = "unscored" if value is None else (f"{value:g}" if isinstance(value, float) else value)
+        detail = f" {shown}"
+    count = len(changed)
+    audit_record(actor=actor, server=server, action=f"facts.bulk_{action}", target_ids=[f.number for f in changed],
+                 count=count, result=f"{count} fact{pluralize(count)} {ACTIONS[action]}{detail}")
+    return count
+
+
+def _state_change(server: Server, facts: list[Fact], action: str, by: Actor, reason: str) -> list[Fact]:
+    if action == DELETE:
+        numbers, _ = facts_delete_many(server, Fact.objects.filter(pk__in=[fact.pk for fact in facts]),
+                                       reason="deleted by staff (many at once)", note="deleted by staff")
+        return [fact for fact in facts if fact.number in set(numbers)]
+    if action == RESTORE:
+        in_force = [fact for fact in facts if fact.retracted_at is None]
+        if in_force:
+            raise ValidationError(f"{_numbers_named(in_force)} {'is' if len(in_force) == 1 else 'are'} in force, "
+                                  "not retracted; nothing was restored.")
+        _restore(facts, by)
+        return facts
+    if profile_for(ai_settings_for_server(server).memory_type).retract_deletes:
+        raise ValidationError("This server's memory type (Classic) keeps no retracted facts: delete them instead.")
+    retracted = [fact for fact in facts if fact.retracted_at is not None]
+    if retracted:
+        raise ValidationError(f"{_numbers_named(retracted)} {'is' if len(retracted) == 1 else 'are'} already "
+                              "retracted; nothing was retracted.")
+    if not clean_text(reason).strip():
+        raise ValidationError("Say why these facts no longer hold; the reason stays on each fact's page.")
+    return [fact_retract(fact=fact, reason=reason, by=by) for fact in facts]
