@@ -34,3 +34,9 @@ def audit_targets(action: str, target_ids: list) -> str:
         return ", ".join(f"member {target}" for target in target_ids)
     shown = " ".join(f"#{target}" for target in target_ids[:SHOWN_TARGETS])
     return f"{shown} …" if len(target_ids) > SHOWN_TARGETS else shown
+
+
+@register.filter
+def key_of(keys: dict | None, number: int) -> str:
+    """The key of fact #number as the page read it ('' when it is gone): exchanges show "#12 paul_birthday"."""
+    return (keys or {}).get(number, "")

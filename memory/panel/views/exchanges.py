@@ -14,13 +14,13 @@ from memory.bot.prompt import Persona, system_prompt
 from memory.bot.reply import ReplyFailed, reply_to_message
 from memory.bot.selectors import exchanges_for_server
 from memory.configuration.selectors import ai_settings_for_server, channel_names, model_endpoints_for_server
-from memory.models import Exchange, ModelPurpose
+from memory.models import Exchange, ExchangeStatus, ModelPurpose
 from memory.types import profile_for
 from teams.models import Server
 from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_configurer, server_for_viewer
 
-from ..exchange_context import injected_facts
+from ..exchange_context import ExchangeFilters, attach_fact_keys, injected_facts
 from ..forms import PlaygroundForm
 
 EXCHANGE_PAGE_SIZE = 25
@@ -29,9 +29,11 @@ EXCHANGE_PAGE_SIZE = 25
 @panel_login_required
 @require_GET
 def exchange_list(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
-    """Newest first; 'Older exchanges' loads the next page in place."""
+    """Newest first, filtered by member, channel, status and whether memory was used; 'Older exchanges' loads the
+    next page in place, with the same filters."""
     server = server_for_viewer(request.user, guild_id)
-    exchanges = exchanges_for_server(server)
+    filters = ExchangeFilters.from_query(request.GET)
+    exchanges = filters.apply(exchanges_for_server(server))
     before = request.GET.get("before", "")
     try:
         moment = datetime.fromisoformat(before) if before else None
@@ -42,12 +44,17 @@ def exchange_list(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
     except (ValueError, OverflowError):
         before = ""
     rows = list(exchanges[: EXCHANGE_PAGE_SIZE + 1])
-    for exchange in rows[:EXCHANGE_PAGE_SIZE]:
+    shown = rows[:EXCHANGE_PAGE_SIZE]
+    for exchange in shown:
         exchange.injected = injected_facts(exchange, server)
+    attach_fact_keys(shown, server)
     context = {
         "server": server,
-        "exchanges": rows[:EXCHANGE_PAGE_SIZE],
+        "exchanges": shown,
         "next_before": rows[EXCHANGE_PAGE_SIZE - 1].created_at.isoformat() if len(rows) > EXCHANGE_PAGE_SIZE else "",
+        "more_query": filters.query_prefix(),
+        "filters": filters,
+        "statuses": ExchangeStatus.choices,
         "is_first_page": not before,
         "channels": channel_names(server),
         "can_configure": can_configure(request.user, server),
@@ -66,6 +73,7 @@ def exchange_detail(request: HtmxHttpRequest, guild_id: str, exchange_id) -> Htt
     # How long its words were kept, when they were removed (AISettings.exchange_log_days, memory.bot.retention).
     kept_days = (exchange.trimmed_at - exchange.created_at).days if exchange.trimmed_at else None
     exchange.injected = injected_facts(exchange, server)
+    attach_fact_keys([exchange], server)
     return render(request, "memory/exchange_page.html",
                   {"server": server, "exchange": exchange, "channels": channel_names(server), "kept_days": kept_days,
                    "can_configure": can_configure(request.user, server)})
@@ -96,6 +104,7 @@ def playground(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
             context["exchange"] = exchange_open(server=server, message=message, source="playground").exchange
     if "exchange" in context:
         context["exchange"].injected = injected_facts(context["exchange"], server)
+        attach_fact_keys([context["exchange"]], server)
         context["system_prompt"] = playground_system_prompt(server, context["exchange"])
     template = "memory/_playground_result.html" if request.htmx else "memory/playground_page.html"
     return render(request, template, context, status=422 if form.errors else 200)

@@ -17,7 +17,7 @@ from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_viewer
 
 from ..audiences import attach_audiences
-from ..exchange_context import injected_facts
+from ..exchange_context import attach_fact_keys, injected_facts
 from ..fact_rows import attach_flags
 from .facts import row_permissions
 
@@ -39,6 +39,7 @@ def member_page(request: HtmxHttpRequest, guild_id: str, member_id: str) -> Http
     exchanges = list(exchanges_for_server(server).filter(author_id=member_id)[:MEMBER_EXCHANGES])
     for exchange in exchanges:
         exchange.injected = injected_facts(exchange, server)
+    attach_fact_keys(exchanges, server)
     configure = can_configure(request.user, server)
     name = member_names(server, {member_id}).get(member_id, "")
     if not name and exchanges:

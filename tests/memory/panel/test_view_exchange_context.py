@@ -97,4 +97,5 @@ def test_a_real_exchange_shows_the_pinned_rule_and_the_speakers_fact_as_the_cont
     exchange = exchange_open(server=server, message=message).exchange
     page = logged_in_client(member).get(reverse("memory:exchange", args=[server.guild_id, exchange.pk])).content
     assert text_of(injected_of(page.decode())) == \
-        f"Pinned #{rule.number} About Paul #{birthday.number} The rest, newest changes #{other.number}"
+        f"Pinned #{rule.number} {rule.key} About Paul #{birthday.number} {birthday.key} " \
+        f"The rest, newest changes #{other.number} {other.key}"  # each number with its key

@@ -130,3 +130,28 @@ def test_a_trimmed_log_says_when_its_words_were_removed_and_how_long_they_were_k
 def test_a_log_not_trimmed_says_nothing_of_it(member, server, exchange):
     page = logged_in_client(member).get(reverse("memory:exchange", args=[server.guild_id, exchange.pk])).content
     assert b"were removed on" not in page and b"When do we play?" in page
+
+
+def test_the_log_filters_by_member_channel_status_and_use_of_memory_and_pages_with_its_filters(member, server):
+    from memory.bot.exchanges import IncomingMessage, exchange_open  # the exchanges the filters choose among
+    from tests.factories import make_fact
+
+    make_fact(server, key="paul_birthday", content="Paul's birthday is 3 May.")
+    for n in range(30):
+        exchange_open(server=server, message=IncomingMessage(channel_id="111", author_id="222", author_name="Paul",
+                                                             content=f"Paul's message {n}"))
+    exchange_open(server=server, message=IncomingMessage(channel_id="555", author_id="333", author_name="Mira",
+                                                         content="Mira's only message"))
+    client = logged_in_client(member)
+    url = reverse("memory:exchanges", args=[server.guild_id])
+    mira = client.get(url, {"member": "333"}).content.decode()
+    assert "Mira&#x27;s only message" in mira and "Paul&#x27;s message" not in mira
+    assert "Mira&#x27;s only message" in client.get(url, {"channel": "555"}).content.decode()
+    assert "No exchange matches these filters." in client.get(url, {"status": "failed"}).content.decode()
+    assert "No exchange matches these filters." in client.get(url, {"used": "no"}).content.decode()
+    pauls = client.get(url, {"member": "222", "used": "yes"}).content.decode()
+    assert pauls.count("Paul&#x27;s message") == 25 and "?member=222&amp;used=yes&amp;before=" in pauls
+    assert "#1 <code class=\"fact-key\">paul_birthday</code>" in pauls  # injected facts with their keys
+    # A filter that is not one filters nothing.
+    everything = client.get(url, {"member": "paul", "status": "lost"}).content.decode()
+    assert everything.count("exchange-message") == 25 and "Mira&#x27;s only message" in everything
