@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from memory.bot.exchanges import IncomingMessage, exchange_open
 from memory.bot.prompt import Persona, system_prompt
-from memory.bot.reply import ReplyFailed, reply_to_message
+from memory.bot.reply import ReplyFailed, ReplyOverBudget, reply_to_message
 from memory.bot.selectors import exchanges_for_server
 from memory.configuration.selectors import ai_settings_for_server, channel_names, model_endpoints_for_server
 from memory.models import Exchange, ModelPurpose
@@ -79,7 +79,7 @@ def playground(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
     server = server_for_configurer(request.user, guild_id)
     has_reply_model = ModelPurpose.REPLY in model_endpoints_for_server(server)
     form = PlaygroundForm(request.POST or None)
-    context = {"server": server, "form": form, "has_reply_model": has_reply_model}
+    context = {"server": server, "form": form, "has_reply_model": has_reply_model, "over_budget": ""}
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         message = IncomingMessage(channel_id=data["channel_id"], thread_parent_id=data["thread_parent_id"],
@@ -92,6 +92,8 @@ def playground(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
                 context.update(exchange=outcome.exchange, reply=outcome.reply)
             except ReplyFailed as failed:
                 context.update(exchange=failed.exchange, failure=failed.reason)
+            except ReplyOverBudget as spent:
+                context["over_budget"] = spent.reason
         else:
             context["exchange"] = exchange_open(server=server, message=message, source="playground").exchange
     if "exchange" in context:
