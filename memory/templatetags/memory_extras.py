@@ -34,3 +34,9 @@ def audit_targets(action: str, target_ids: list) -> str:
         return ", ".join(f"member {target}" for target in target_ids)
     shown = " ".join(f"#{target}" for target in target_ids[:SHOWN_TARGETS])
     return f"{shown} …" if len(target_ids) > SHOWN_TARGETS else shown
+
+
+@register.filter
+def thousands(value: int | None) -> str:
+    """A count of tokens as staff read it: 1,234,567 (the same on every page, whatever the locale)."""
+    return "" if value is None else f"{value:,}"

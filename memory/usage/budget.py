@@ -17,6 +17,7 @@ from memory.models import BACKGROUND_PURPOSES, REPLY_PURPOSES, AISettings
 REPLY, BACKGROUND = "reply", "background"
 _PURPOSES = {REPLY: REPLY_PURPOSES, BACKGROUND: BACKGROUND_PURPOSES}
 _WHAT = {REPLY: "The reply model's", BACKGROUND: "The consolidation and learning models'"}
+_LABELS = {REPLY: "Reply model", BACKGROUND: "Consolidation and learning models"}
 
 
 def period_start(now: datetime | None = None) -> datetime:
@@ -63,6 +64,15 @@ class BudgetState:
     @property
     def over(self) -> bool:
         return self.budget is not None and self.used >= self.budget
+
+    @property
+    def label(self) -> str:
+        return _LABELS[self.which]
+
+    @property
+    def percent(self) -> int | None:
+        """The share of the budget used, in whole percent (None without a budget)."""
+        return None if self.budget is None else math.floor(self.used * 100 / self.budget)
 
     def sentence(self) -> str:
         """Why the model is not asked, in one sentence (for an over budget state)."""

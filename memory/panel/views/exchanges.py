@@ -16,6 +16,7 @@ from memory.bot.selectors import exchanges_for_server
 from memory.configuration.selectors import ai_settings_for_server, channel_names, model_endpoints_for_server
 from memory.models import Exchange, ModelPurpose
 from memory.types import profile_for
+from memory.usage.selectors import exchange_model_calls
 from teams.models import Server
 from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_configurer, server_for_viewer
@@ -68,7 +69,7 @@ def exchange_detail(request: HtmxHttpRequest, guild_id: str, exchange_id) -> Htt
     exchange.injected = injected_facts(exchange, server)
     return render(request, "memory/exchange_page.html",
                   {"server": server, "exchange": exchange, "channels": channel_names(server), "kept_days": kept_days,
-                   "can_configure": can_configure(request.user, server)})
+                   "model_calls": exchange_model_calls(exchange.pk), "can_configure": can_configure(request.user, server)})
 
 
 @panel_login_required

@@ -102,6 +102,7 @@ MATRIX: list[Route] = [
     Route("playground", SERVER, "GET", True),
     Route("learning-runs", SERVER, "GET", False),
     Route("learning-run", LEARNING_RUN, "GET", False),
+    Route("usage", SERVER, "GET", False),
     Route("embedding-progress", SERVER, "GET", False),
     Route("semantic-dry-run", SERVER, "GET", False),
     Route("playground", SERVER, "POST", True,
