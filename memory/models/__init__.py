@@ -41,7 +41,7 @@ from .learning import (
     LearningState,
 )
 from .members import ForgetRequest, ForgetRequestStatus, ForgetRequestVia
-from .usage import BACKGROUND_PURPOSES, REPLY_PURPOSES, ModelCall, UsagePurpose
+from .usage import BACKGROUND_PURPOSES, REPLY_PURPOSES, ModelCall, UsageMonth, UsagePurpose
 from .vectors import (
     EMBEDDING_DIMENSIONS,
     EMBEDDING_ROUND_OPEN,
@@ -57,5 +57,5 @@ __all__ = [
     "EmbeddingRoundStatus", "Exchange", "ExchangeStatus", "Fact", "FactCounter", "FactEmbedding", "FactVersion",
     "ForgetMeMode", "ForgetRequest", "ForgetRequestStatus", "ForgetRequestVia", "IdempotentRequest",
     "Kind", "LearnedFrom", "LearningRun", "LearningRunStatus", "LearningState", "Member", "MemoryType", "ModelCall", "ModelEndpoint", "ModelPurpose", "Scope", "Summary",
-    "UsagePurpose", "VersionChange", "narrower_audience",
+    "UsageMonth", "UsagePurpose", "VersionChange", "narrower_audience",
 ]

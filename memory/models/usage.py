@@ -26,7 +26,8 @@ BACKGROUND_PURPOSES = (UsagePurpose.CONSOLIDATION, UsagePurpose.LEARNING)
 
 
 class ModelCall(models.Model):
-    """One call to a model endpoint. The built-in local embedder has no endpoint and costs nothing: no row."""
+    """One call to a model endpoint. The built-in local embedder has no endpoint and costs nothing: no row. No
+    index starts with the server alone: model_call_server_time does."""
 
     id = models.BigAutoField(primary_key=True)
     # No index of its own: model_call_budget starts with it.
@@ -48,10 +49,9 @@ class ModelCall(models.Model):
     class Meta:
         ordering = ["called_at", "id"]
         indexes = [
-            # The budget's sum and the usage page's days: a server's calls of some purposes since a moment, read
-            # from the index alone.
-            models.Index(fields=["server", "purpose", "called_at"], name="model_call_budget",
-                         include=["prompt_tokens", "completion_tokens"]),
+            # The usage page's days: a server's calls since a moment, read from the index alone.
+            models.Index(fields=["server", "called_at"], name="model_call_server_time",
+                         include=["purpose", "prompt_tokens", "completion_tokens"]),
             models.Index(fields=["exchange"], name="model_call_exchange", condition=Q(exchange__isnull=False)),
             models.Index(fields=["learning_run"], name="model_call_learning_run",
                          condition=Q(learning_run__isnull=False)),
@@ -71,3 +71,21 @@ class ModelCall(models.Model):
     def tokens(self) -> int:
         """The tokens reported, 0 for what was not (an unknown call counts as nothing against a budget)."""
         return (self.prompt_tokens or 0) + (self.completion_tokens or 0)
+
+
+class UsageMonth(models.Model):
+    """A server's usage of one purpose in one calendar month (UTC), kept by memory.usage.recording with every call it
+    records (same transaction): what a budget check reads, one row instead of the month's calls."""
+
+    server = models.ForeignKey(Server, on_delete=models.CASCADE, related_name="+", db_index=False)
+    month = models.DateField(help_text="The first day of the month (UTC).")
+    purpose = models.CharField(max_length=16, choices=UsagePurpose.choices)
+    tokens = models.PositiveBigIntegerField(default=0)  # as reported; an unknown call adds nothing
+    unknown_calls = models.PositiveIntegerField(default=0)
+    calls = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["server", "month", "purpose"], name="usage_month_once")]
+
+    def __str__(self) -> str:
+        return f"{self.get_purpose_display()} of {self.server_id} in {self.month:%Y-%m}"

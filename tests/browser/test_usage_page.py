@@ -12,7 +12,8 @@ import pytest
 from django.utils import timezone
 
 from memory.configuration.services import ai_settings_update
-from memory.models import ModelCall, UsagePurpose
+from memory.models import ModelCall
+from memory.usage.recording import CallUsage, model_calls_record
 from teams.services import membership_add, server_create, team_create
 from tests.factories import UserFactory
 
@@ -37,28 +38,23 @@ def ninety_days(transactional_db):
     ai_settings_update(server=server, actor=owner, reply_token_budget=300_000, background_token_budget=90_000)
     chance = random.Random(24)
     today = timezone.now().astimezone(dt_timezone.utc).replace(hour=12, minute=0, second=0, microsecond=0)
-    calls = []
+    calls: dict[str, list[CallUsage]] = defaultdict(list)
     for days_ago in range(90):
         moment = today - timedelta(days=days_ago)
         replies = chance.randint(4, 12) + (8 if moment.weekday() >= 5 else 0)
-        calls += [ModelCall(server=server, purpose=UsagePurpose.REPLY, model_name="gpt-4o-mini", called_at=moment,
-                            prompt_tokens=chance.randint(600, 1100), completion_tokens=chance.randint(20, 120))
-                  for _ in range(replies)]
+        calls["reply"] += [CallUsage("gpt-4o-mini", chance.randint(600, 1100), chance.randint(20, 120), moment)
+                           for _ in range(replies)]
         if days_ago % 9 == 0:
-            calls.append(ModelCall(server=server, purpose=UsagePurpose.REPLY, model_name="gpt-4o-mini",
-                                   called_at=moment))  # unknown usage
+            calls["reply"].append(CallUsage("gpt-4o-mini", None, None, moment))  # unknown usage
         if days_ago % 4 == 0:
-            calls += [ModelCall(server=server, purpose=UsagePurpose.CONSOLIDATION, model_name="llama3",
-                                called_at=moment, prompt_tokens=chance.randint(150, 300), completion_tokens=30)
-                      for _ in range(chance.randint(5, 21))]
+            calls["consolidation"] += [CallUsage("llama3", chance.randint(150, 300), 30, moment)
+                                       for _ in range(chance.randint(5, 21))]
         if days_ago % 3:
-            calls.append(ModelCall(server=server, purpose=UsagePurpose.LEARNING, model_name="llama3",
-                                   called_at=moment, prompt_tokens=chance.randint(1200, 2400),
-                                   completion_tokens=chance.randint(100, 300)))
+            calls["learning"].append(CallUsage("llama3", chance.randint(1200, 2400), chance.randint(100, 300), moment))
         if days_ago % 7 == 2:
-            calls.append(ModelCall(server=server, purpose=UsagePurpose.EMBEDDING, model_name="text-embedding-3-small",
-                                   called_at=moment, prompt_tokens=chance.randint(200, 900)))
-    ModelCall.objects.bulk_create(calls)
+            calls["embedding"].append(CallUsage("text-embedding-3-small", chance.randint(200, 900), None, moment))
+    for purpose, usages in calls.items():
+        model_calls_record(server_id=server.pk, purpose=purpose, calls=usages)
     return server
 
 

@@ -11,6 +11,7 @@ from consolidation.models import ConsolidationRound, Proposal, ProposalKind, Rou
 from consolidation.rounds import round_run
 from memory.configuration.services import ai_settings_update
 from memory.models import ModelCall, UsagePurpose
+from tests.factories import record_call
 from tests.model_server import answer
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +25,7 @@ def test_over_the_background_budget_a_round_runs_by_rules_and_says_so(planted, c
     server = planted["language"].server
     ai_settings_update(server=server, actor=owner, background_token_budget=1000)
     # The learning model's tokens count against the same budget.
-    ModelCall.objects.create(server=server, purpose=UsagePurpose.LEARNING, model_name="m", prompt_tokens=1000)
+    record_call(server, UsagePurpose.LEARNING, 1000)
     finished = run(server)
     assert finished.status == RoundStatus.FINISHED
     assert consolidation_model.chat_calls == 0  # the model was not asked
@@ -41,7 +42,7 @@ def test_over_the_background_budget_a_round_runs_by_rules_and_says_so(planted, c
 def test_the_reply_models_tokens_do_not_count_against_the_background_budget(planted, consolidation_model, owner):
     server = planted["language"].server
     ai_settings_update(server=server, actor=owner, background_token_budget=1000)
-    ModelCall.objects.create(server=server, purpose=UsagePurpose.REPLY, model_name="m", prompt_tokens=50_000)
+    record_call(server, UsagePurpose.REPLY, 50_000)
     run(server)
     assert consolidation_model.chat_calls >= 1  # asked (its unscripted answers are no verdicts: it stops early)
 

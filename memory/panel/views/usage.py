@@ -29,7 +29,7 @@ def usage_page(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
     today = now.astimezone(dt_timezone.utc).date()
     charts = usage_charts(daily_usage(server.pk, chart_since(today)), today, ai_settings.reply_token_budget,
                           ai_settings.background_token_budget)
-    embedding_used, embedding_unknown = tokens_used(server.pk, (UsagePurpose.EMBEDDING,), period_start(now))
+    embedding_used, embedding_unknown = tokens_used(server.pk, (UsagePurpose.EMBEDDING,), now)
     return render(request, "memory/usage_page.html", {
         "server": server,
         "charts": charts,

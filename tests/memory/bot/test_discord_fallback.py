@@ -12,7 +12,7 @@ from memory.bot.discord import reply_text
 from memory.configuration.services import ai_settings_update
 from memory.models import Exchange, ExchangeStatus, ModelCall, UsagePurpose
 from teams.models import Server
-from tests.factories import make_fact
+from tests.factories import make_fact, record_call
 from tests.memory.conftest import facts_snapshot, paul_says, use_memory_type
 from tests.model_server import Slow, Status, answer, tool_call
 
@@ -44,8 +44,7 @@ def test_past_the_deadline_it_posts_the_fallback_text_and_memory_is_untouched(se
 
 def test_over_budget_it_posts_the_fallback_text_and_asks_no_model(server, owner, ledger, model_server):
     server = settings(server, owner, reply_token_budget=100, fallback_text=FALLBACK)
-    ModelCall.objects.create(server=server, purpose=UsagePurpose.REPLY, model_name="m", prompt_tokens=90,
-                             completion_tokens=10)
+    record_call(server, UsagePurpose.REPLY, 90, 10)
     assert reply_text(server=server, message=paul_says(), history=[]) == FALLBACK
     assert model_server.chat_calls == 0
     assert not Exchange.objects.filter(server=server).exists()
@@ -53,7 +52,7 @@ def test_over_budget_it_posts_the_fallback_text_and_asks_no_model(server, owner,
 
 def test_without_a_fallback_text_it_posts_nothing(server, owner, ledger, model_server):
     server = settings(server, owner, reply_token_budget=100)
-    ModelCall.objects.create(server=server, purpose=UsagePurpose.REPLY, model_name="m", prompt_tokens=100)
+    record_call(server, UsagePurpose.REPLY, 100)
     assert reply_text(server=server, message=paul_says(), history=[]) == ""
     assert model_server.chat_calls == 0
 

@@ -11,12 +11,13 @@ from memory.learning.runs import learning_run
 from memory.learning.selectors import learning_status
 from memory.models import Fact, LearningRun, LearningState, ModelCall, UsagePurpose
 from tests.conftest import logged_in_client
+from tests.factories import record_call
 
 from .conftest import MIRA, PAUL, fact, ingest, learned, msg
 
 
 def spend(server, tokens: int, purpose: str = UsagePurpose.CONSOLIDATION) -> None:
-    ModelCall.objects.create(server=server, purpose=purpose, model_name="m", prompt_tokens=tokens)
+    record_call(server, purpose, tokens)
 
 
 def test_over_the_background_budget_learning_waits_and_says_so(learning_server, learning_model, owner, member):

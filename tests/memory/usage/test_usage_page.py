@@ -19,7 +19,7 @@ from memory.configuration.services import ai_settings_update
 from memory.models import ModelCall, UsagePurpose
 from memory.panel.usage_chart import DAYS
 from tests.conftest import logged_in_client
-from tests.factories import UserFactory
+from tests.factories import UserFactory, record_call
 
 pytestmark = pytest.mark.django_db
 
@@ -55,10 +55,9 @@ def read_page(client, server) -> ChartReader:
     return reader
 
 
-def call(server, purpose, tokens, days_ago: float = 0, completion: int | None = 0, **fields) -> ModelCall:
-    return ModelCall.objects.create(server=server, purpose=purpose, model_name="m", prompt_tokens=tokens,
-                                    completion_tokens=completion if tokens is not None else None,
-                                    called_at=timezone.now() - timedelta(days=days_ago), **fields)
+def call(server, purpose, tokens, days_ago: float = 0, completion: int | None = 0, **links) -> None:
+    record_call(server, purpose, tokens, completion if tokens is not None else None,
+                called_at=timezone.now() - timedelta(days=days_ago), **links)
 
 
 def test_who_may_open_the_usage_page(client, server, owner, member, moderator, outsider):

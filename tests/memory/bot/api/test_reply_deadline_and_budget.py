@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from memory.models import Exchange, ExchangeStatus, MemoryType, ModelCall, UsagePurpose
 from memory.usage.budget import next_period_start, period_start, seconds_to_next_period
-from tests.factories import make_fact
+from tests.factories import make_fact, record_call
 from tests.model_server import Slow, answer, tool_call
 
 from .helpers import assert_error, configure, memory_state, message
@@ -30,9 +30,8 @@ def ledger(server):
             make_fact(server, key="raid_night", content="Raids are on Fridays.")]
 
 
-def used(server, tokens: int, purpose: str = UsagePurpose.REPLY, **fields) -> ModelCall:
-    return ModelCall.objects.create(server=server, purpose=purpose, model_name="fake", prompt_tokens=tokens,
-                                    completion_tokens=0, **fields)
+def used(server, tokens: int, purpose: str = UsagePurpose.REPLY, **fields) -> None:
+    record_call(server, purpose, tokens, 0, **fields)
 
 
 def test_a_model_that_never_answers_ends_at_the_deadline_timed_out_and_nothing_changes(api, server, ledger, model):
@@ -92,7 +91,7 @@ def test_over_the_reply_budget_it_answers_429_with_retry_after_and_asks_no_model
 def test_under_the_budget_and_with_unknown_usage_counted_as_nothing_it_answers(api, server, ledger, model):
     configure(server, reply_token_budget=1000)
     used(server, 999)
-    ModelCall.objects.create(server=server, purpose=UsagePurpose.REPLY, model_name="fake")  # unknown: 0
+    record_call(server, UsagePurpose.REPLY)  # unknown: 0
     used(server, 50_000, purpose=UsagePurpose.CONSOLIDATION)  # another budget's
     response = api.post(f"/servers/{server.guild_id}/reply", reply_body())
     assert response.status_code == 200, response.content
