@@ -7,12 +7,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
-from memory.clients.chat import ModelError, chat_completion
+from memory.clients.chat import ModelAnswer, ModelError, chat_completion
 from memory.facts.selectors import summary_text
 from memory.models import Audience, ModelEndpoint
 from memory.text.hints import looks_like_instructions
+from memory.usage.recording import CallUsage
 from teams.models import Server
 
 from .models import ProposalKind
@@ -33,6 +34,7 @@ class ModelReview:
     wordings: dict[tuple[int, int], str]
     note: str
     used: bool
+    calls: list[CallUsage] = field(default_factory=list)  # each model call's usage, for the round to record
 
 
 NO_MODEL_NOTE = ("No consolidation model is configured: pairs were classified by rules and a merge keeps the "
@@ -62,11 +64,22 @@ PAIR_PROMPT = (
 )
 
 
-def _ask_about_pair(endpoint: ModelEndpoint, pair: Pair) -> tuple[str, str]:
+def _asked(endpoint: ModelEndpoint, messages: list[dict], calls: list[CallUsage]) -> ModelAnswer:
+    """One call, its usage kept in `calls` (unknown when it failed: the endpoint reported nothing)."""
+    try:
+        answer = chat_completion(endpoint, messages, read_timeout_s=MODEL_TIMEOUT_S)
+    except ModelError:
+        calls.append(CallUsage(endpoint.model_name))
+        raise
+    calls.append(CallUsage(endpoint.model_name, answer.usage.prompt_tokens, answer.usage.completion_tokens))
+    return answer
+
+
+def _ask_about_pair(endpoint: ModelEndpoint, pair: Pair, calls: list[CallUsage]) -> tuple[str, str]:
     question = json.dumps({"fact_a": {"key": pair.keeper.key, "content": pair.keeper.content},
                            "fact_b": {"key": pair.other.key, "content": pair.other.content}}, ensure_ascii=False)
-    answer = chat_completion(endpoint, [{"role": "system", "content": PAIR_PROMPT},
-                                        {"role": "user", "content": question}], read_timeout_s=MODEL_TIMEOUT_S)
+    answer = _asked(endpoint, [{"role": "system", "content": PAIR_PROMPT},
+                               {"role": "user", "content": question}], calls)
     try:
         verdict = json.loads(_FENCE.sub("", answer.content.strip()))
     except json.JSONDecodeError:
@@ -89,6 +102,7 @@ def model_review(endpoint: ModelEndpoint | None, pairs: list[Pair],
     pairs = [pair for pair in pairs if pair not in staff_only]
     reviewed: list[Pair] = []
     wordings: dict[tuple[int, int], str] = {}
+    calls: list[CallUsage] = []
     asked = 0
     note = ""
     unasked: list[Pair] = []
@@ -100,7 +114,7 @@ def model_review(endpoint: ModelEndpoint | None, pairs: list[Pair],
             unasked = pairs[index:]
             break
         try:
-            verdict, wording = _ask_about_pair(endpoint, pair)
+            verdict, wording = _ask_about_pair(endpoint, pair, calls)
         except ModelError as error:
             note = f"The consolidation model failed ({error}); the remaining pairs keep the rules' verdict."
             unasked = pairs[index:]
@@ -117,7 +131,7 @@ def model_review(endpoint: ModelEndpoint | None, pairs: list[Pair],
     if staff_only:
         note += (f" {len(staff_only)} pair{'s' if len(staff_only) != 1 else ''} with a staff-only fact "
                  "were not shown to it and keep the rules' verdict.")
-    return ModelReview(reviewed, wordings, note, used=asked > 0)
+    return ModelReview(reviewed, wordings, note, used=asked > 0, calls=calls)
 
 
 SUMMARY_PROMPT = (
@@ -136,23 +150,25 @@ def _summary_sources(facts: list[PairingFact]) -> list[PairingFact]:
     return sorted(usable, key=lambda fact: (fact.confidence, fact.changed_at), reverse=True)[:SUMMARY_FACTS]
 
 
-def _draft_summary(endpoint: ModelEndpoint, server: Server, sources: list[PairingFact]) -> str:
+def _draft_summary(endpoint: ModelEndpoint, server: Server, sources: list[PairingFact],
+                   calls: list[CallUsage]) -> str:
     listing = "\n".join(f"- {fact.key}: {fact.content}" for fact in sources)
     current = summary_text(server) or "(none yet)"
-    answer = chat_completion(endpoint, [
+    answer = _asked(endpoint, [
         {"role": "system", "content": SUMMARY_PROMPT.format(limit=SUMMARY_MAX_CHARACTERS)},
         {"role": "user", "content": f"Current summary:\n{current}\n\nFacts:\n{listing}"},
-    ], read_timeout_s=MODEL_TIMEOUT_S)
+    ], calls)
     return answer.content.strip()[:SUMMARY_MAX_CHARACTERS]
 
 
-def summary_draft(endpoint: ModelEndpoint | None, server: Server,
-                  facts: list[PairingFact]) -> tuple[str, list[PairingFact], str]:
-    """The model's summary draft, the facts it was drafted from, and what to say about it."""
+def summary_draft(endpoint: ModelEndpoint | None, server: Server, facts: list[PairingFact],
+                  calls: list[CallUsage] | None = None) -> tuple[str, list[PairingFact], str]:
+    """The model's summary draft, the facts it was drafted from, and what to say about it; the call's usage is
+    added to `calls`."""
     if endpoint is None:
         return "", [], " No summary draft either: drafting the summary needs a consolidation model."
     sources = _summary_sources(facts)
     try:
-        return _draft_summary(endpoint, server, sources), sources, ""
+        return _draft_summary(endpoint, server, sources, calls if calls is not None else []), sources, ""
     except ModelError as error:
         return "", [], f" The summary draft failed: {error}"

@@ -36,8 +36,10 @@ from django.utils import timezone
 
 from config.queue import enqueue, enqueue_on_commit
 from memory.configuration.selectors import ai_settings_for_server
-from memory.models import Fact, ModelEndpoint
+from memory.models import Fact, ModelEndpoint, UsagePurpose
 from memory.types import CONSOLIDATING_TYPES, profile_for
+from memory.usage.budget import BACKGROUND, over_budget
+from memory.usage.recording import model_calls_record
 from teams.models import Server
 from teams.services import audit_record
 
@@ -77,6 +79,7 @@ NEVER_QUIET_DAYS = 7
 # so moderators never face thousands of proposals at once, and contradictions are never crowded out.
 MAX_DUPLICATES_PER_ROUND = 100
 MAX_CONTRADICTIONS_PER_ROUND = 50
+BUDGET_RULES_NOTE = "pairs were classified by rules and a merge keeps the winning fact word for word."
 
 
 def quiet_after() -> timedelta:
@@ -240,6 +243,7 @@ class _RoundPlan:
     candidate_pairs: int
     chosen: list[Pair]
     endpoint: ModelEndpoint | None
+    over_budget: str = ""  # why the model was not asked though one is set: the background models' budget is used up
 
 
 def round_run(round_id: int) -> ConsolidationRound | None:
@@ -257,10 +261,16 @@ def round_run(round_id: int) -> ConsolidationRound | None:
 
         review = model_review(plan.endpoint, plan.chosen, keep_asking)
         if keep_asking():
-            draft, draft_sources, draft_note = summary_draft(plan.endpoint, plan.server, plan.facts)
+            draft, draft_sources, draft_note = summary_draft(plan.endpoint, plan.server, plan.facts, review.calls)
         else:
             draft, draft_sources = "", []
             draft_note = " No summary draft: the server left Consolidated and Semantic meanwhile."
+        if plan.over_budget:
+            review.note = f"{plan.over_budget} This round ran without the model: {BUDGET_RULES_NOTE}"
+            draft_note = " No summary draft either: it needs the model."
+        # Recorded whatever the round then writes: the tokens were used.
+        model_calls_record(server_id=plan.server.pk, purpose=UsagePurpose.CONSOLIDATION, calls=review.calls,
+                           consolidation_round_id=plan.round_id)
         with transaction.atomic():
             return _round_write(plan, review, draft, draft_sources, draft_note)
     except ConsolidationRound.DoesNotExist:
@@ -294,11 +304,15 @@ def _round_plan(round_id: int) -> ConsolidationRound | _RoundPlan | None:
     mark = memory_mark(server)
     facts = pairing_facts(server)
     endpoint = consolidation_model(server)
+    spent = over_budget(ai_settings_for_server(server), BACKGROUND) if endpoint is not None else None
+    if spent is not None:
+        endpoint = None  # rules only, until the next period
     pairs = _fresh_pairs(server, find_pairs(facts, semantic_neighbours(server)))
     chosen = ([pair for pair in pairs if pair.kind == ProposalKind.DUPLICATE][:MAX_DUPLICATES_PER_ROUND]
               + [pair for pair in pairs if pair.kind == ProposalKind.CONTRADICTION][:MAX_CONTRADICTIONS_PER_ROUND])
     return _RoundPlan(round_id=round_.pk, server=server, started=started, started_at=now, memory_mark=mark,
-                      facts=facts, candidate_pairs=len(pairs), chosen=chosen, endpoint=endpoint)
+                      facts=facts, candidate_pairs=len(pairs), chosen=chosen, endpoint=endpoint,
+                      over_budget=spent.sentence() if spent is not None else "")
 
 
 def _switched_away_to(server: Server, *, lock: bool = False) -> str:

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from memory.facts.services import FactAuthor, fact_create
 from memory.models import Fact, FactCounter
+from memory.usage.recording import CallUsage, model_calls_record
 from teams.models import Server, Team
 from teams.services import server_create, team_create
 
@@ -53,3 +54,12 @@ def make_facts_in_bulk(server: Server, count: int, *, newest: datetime | None = 
     Fact.objects.bulk_create(facts, batch_size=2000)
     FactCounter.objects.filter(server=server).update(last_number=first + count - 1)
     return facts
+
+
+def record_call(server, purpose: str, prompt_tokens: int | None = None, completion_tokens: int | None = None, *,
+                called_at: datetime | None = None, model_name: str = "m", **links) -> None:
+    """One model call's usage recorded as the pipeline records it (memory.usage.recording): the call and its month's
+    total. Both counts None: the endpoint reported nothing."""
+    usage = CallUsage(model_name, prompt_tokens, completion_tokens, called_at or timezone.now())
+    model_calls_record(server_id=server.pk, purpose=purpose, calls=[usage], **{f"{name}_id": value.pk
+                                                                               for name, value in links.items()})

@@ -244,13 +244,20 @@ def message_learn(*, server: Server, message: IngestedMessage) -> int:
 
 
 def reply_text(*, server: Server, message: IncomingMessage, history: list[HistoryMessage]) -> str:
-    """The bot's reply, or "" when the model failed (the exchange log says why; memory is unchanged)."""
+    """The bot's reply; past the reply deadline or over the reply model's budget the server's fallback text (AI
+    settings; empty: nothing is posted); "" when the model failed (the exchange log says why; memory is unchanged)."""
+    # Imported here: only this function of the adapter changes with issue 24 (the rest is being rewritten).
+    from .reply import ReplyOverBudget, ReplyTimedOut
+
     try:
         return reply_to_message(server=server, message=message, history=history, source="discord").reply
+    except ReplyOverBudget as spent:
+        logger.warning("No reply in server %s, channel %s: %s", server.guild_id, message.channel_id, spent.reason)
+        return ai_settings_for_server(server).fallback_text
     except ReplyFailed as failure:
         logger.warning("No reply in server %s, channel %s (exchange %s): %s", server.guild_id, message.channel_id,
                        failure.exchange.pk, failure.reason)
-        return ""
+        return ai_settings_for_server(server).fallback_text if isinstance(failure, ReplyTimedOut) else ""
 
 
 def guild_channels_report(guild_id: str, channels: list[ReportedChannel]) -> int | None:

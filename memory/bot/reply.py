@@ -2,6 +2,10 @@
 
 Never more than two model calls per exchange. Memory changes only after the model has answered:
 if the endpoint fails or times out, the exchange is recorded as failed and memory is untouched.
+The whole reply ends by the server's reply deadline (AI settings): each model call waits at most what
+remains of it, and past it the exchange is recorded as timed out, with no memory action applied. Over the
+reply model's monthly budget nothing is asked and nothing recorded but the refusal (ReplyOverBudget).
+Every model call's usage is recorded (memory.usage), linked to the exchange.
 """
 
 from __future__ import annotations
@@ -13,10 +17,12 @@ from dataclasses import dataclass, field
 from django.core.exceptions import ValidationError
 
 from memory.clients.chat import ModelAnswer, ModelError, ToolCall, chat_completion
-from memory.configuration.selectors import member_names, model_endpoints_for_server
-from memory.models import Exchange, ExchangeStatus, ModelPurpose, Scope
+from memory.configuration.selectors import ai_settings_for_server, member_names, model_endpoints_for_server
+from memory.models import Exchange, ExchangeStatus, ModelEndpoint, ModelPurpose, Scope, UsagePurpose
 from memory.text.limits import clean_text, validate_content
 from memory.types import profile_for
+from memory.usage.budget import REPLY, BudgetState, over_budget
+from memory.usage.recording import CallUsage, model_calls_record
 from teams.models import Server
 
 from .actions import (
@@ -59,6 +65,19 @@ class ReplyFailed(Exception):
         super().__init__(reason)
         self.exchange = exchange
         self.reason = reason
+
+
+class ReplyTimedOut(ReplyFailed):
+    """The reply did not end by the server's reply deadline (API: 503). Recorded as timed out; memory unchanged."""
+
+
+class ReplyOverBudget(Exception):
+    """The reply model's monthly budget is used up (API: 429 with Retry-After): nothing was asked or recorded."""
+
+    def __init__(self, state: BudgetState):
+        super().__init__(state.sentence())
+        self.state = state
+        self.reason = state.sentence()
 
 
 @dataclass
@@ -128,10 +147,48 @@ def _split_calls(answer: ModelAnswer) -> tuple[list[ToolCall], list[ToolCall]]:
     return searches, others
 
 
+def _deadline_reason(deadline_s: int) -> str:
+    return f"The reply did not finish within the server's reply deadline of {deadline_s} seconds."
+
+
+class _Calls:
+    """The model calls of one reply, each with the usage its endpoint reported (none for a call that failed)."""
+
+    def __init__(self, endpoint: ModelEndpoint, deadline: float):
+        self.endpoint, self.deadline, self.usages = endpoint, deadline, []
+
+    def ask(self, conversation: list[dict], tools: list[dict]) -> ModelAnswer:
+        try:
+            answer = chat_completion(self.endpoint, conversation, tools, deadline=self.deadline)
+        except ModelError:
+            self.usages.append(CallUsage(self.endpoint.model_name))  # asked, and nothing reported: unknown
+            raise
+        self.usages.append(CallUsage(self.endpoint.model_name, answer.usage.prompt_tokens,
+                                     answer.usage.completion_tokens))
+        return answer
+
+    @property
+    def late(self) -> bool:
+        """Past the deadline; a timeout cut to what remained may fire a hair early, hence the margin."""
+        return time.monotonic() >= self.deadline - 0.05
+
+
 def reply_to_message(*, server: Server, message: IncomingMessage, history: list[HistoryMessage],
                      source: str = "reply") -> ReplyOutcome:
-    """Answer one message as the bot. Raises ReplyFailed (nothing changed in memory) when the model fails."""
+    """Answer one message as the bot. Raises ReplyOverBudget (nothing asked, nothing recorded) over the reply
+    model's monthly budget, ReplyTimedOut past the reply deadline and ReplyFailed when the model fails (the
+    exchange recorded, nothing changed in memory)."""
     started = time.perf_counter()
+    ai_settings = ai_settings_for_server(server)
+    # Left out of the hot path's statement (memory.bot.selectors): both in one query, not one each.
+    deferred = ai_settings.get_deferred_fields() & {"reply_deadline_seconds", "reply_token_budget"}
+    if deferred:
+        ai_settings.refresh_from_db(fields=sorted(deferred))
+    spent = over_budget(ai_settings, REPLY)
+    if spent is not None:
+        raise ReplyOverBudget(spent)
+    deadline_s = ai_settings.reply_deadline_seconds
+    deadline = time.monotonic() + deadline_s
     context = exchange_open(server=server, message=message, source=source)
     exchange = context.exchange
 
@@ -143,17 +200,25 @@ def reply_to_message(*, server: Server, message: IncomingMessage, history: list[
         exchange_finish(exchange=exchange, status=ExchangeStatus.FAILED, error=NO_REPLY_MODEL,
                         duration_ms=elapsed_ms())
         raise ReplyFailed(exchange, NO_REPLY_MODEL)
+    model = _Calls(endpoint, deadline)
 
+    def end_early(status: str, reason: str, error_class: type[ReplyFailed]) -> ReplyFailed:
+        model_calls_record(server_id=server.pk, purpose=UsagePurpose.REPLY, calls=model.usages,
+                           exchange_id=exchange.pk)
+        exchange_finish(exchange=exchange, status=status, error=reason, model_calls=len(model.usages),
+                        duration_ms=elapsed_ms())
+        return error_class(exchange, reason)
+
+    if model.late:  # the context alone took the whole deadline
+        raise end_early(ExchangeStatus.TIMED_OUT, _deadline_reason(deadline_s), ReplyTimedOut)
     profile = profile_for(exchange.memory_type)
     tools = memory_tools(profile, can_search=exchange.can_search, write_allowed=exchange.write_allowed)
     conversation = _conversation(context, message, history, server)
     first_calls: list[ToolCall] = []  # may only touch facts handed in the context
     later_calls: list[ToolCall] = []  # after the search: may also touch facts it found
     ignored: list[ActionResult] = []
-    calls = 0
     try:
-        calls = 1
-        answer = chat_completion(endpoint, conversation, tools)
+        answer = model.ask(conversation, tools)
         searches, others = _split_calls(answer)
         first_calls.extend(others)
         reply = answer.content
@@ -171,26 +236,28 @@ def reply_to_message(*, server: Server, message: IncomingMessage, history: list[
             for call in answer.tool_calls:
                 conversation.append({"role": "tool", "tool_call_id": call.id,
                                      "content": _tool_reply(call, first, context, ignored)})
-            calls = 2
-            second = chat_completion(endpoint, conversation,
-                                     [tool for tool in tools if tool["function"]["name"] != "search_memory"])
+            second = model.ask(conversation, [tool for tool in tools if tool["function"]["name"] != "search_memory"])
             more_searches, more_others = _split_calls(second)
             ignored.extend(_extra_search_ignored() for _ in more_searches)
             later_calls.extend(more_others)
             reply = second.content
     except ModelError as failure:
-        exchange_finish(exchange=exchange, status=ExchangeStatus.FAILED, error=str(failure), model_calls=calls,
-                        duration_ms=elapsed_ms())
-        raise ReplyFailed(exchange, str(failure)) from None
+        if model.late:
+            raise end_early(ExchangeStatus.TIMED_OUT, f"{_deadline_reason(deadline_s)} {failure}",
+                            ReplyTimedOut) from None
+        raise end_early(ExchangeStatus.FAILED, str(failure), ReplyFailed) from None
+    if model.late:  # answered, but past the deadline: the bot says nothing, so memory must not change either
+        raise end_early(ExchangeStatus.TIMED_OUT, _deadline_reason(deadline_s), ReplyTimedOut)
 
     said, names = _members_words(message, history)
     first_ops = held_to_members_words(_parse_calls(first_calls, ignored, message.author_id), said, names)
     later_ops = held_to_members_words(_parse_calls(later_calls, ignored, message.author_id), said, names)
     results = exchange_apply_actions(exchange=exchange, ops=later_ops, shown_only_ops=first_ops,
                                      already_ignored=ignored)
-    exchange_finish(exchange=exchange, status=ExchangeStatus.REPLIED, reply=reply, model_calls=calls,
+    model_calls_record(server_id=server.pk, purpose=UsagePurpose.REPLY, calls=model.usages, exchange_id=exchange.pk)
+    exchange_finish(exchange=exchange, status=ExchangeStatus.REPLIED, reply=reply, model_calls=len(model.usages),
                     duration_ms=elapsed_ms())
-    return ReplyOutcome(exchange=exchange, reply=reply, model_calls=calls, actions=results)
+    return ReplyOutcome(exchange=exchange, reply=reply, model_calls=len(model.usages), actions=results)
 
 
 def _parse_calls(calls: list[ToolCall], ignored: list[ActionResult], speaker_id: str) -> list[MemoryOp]:

@@ -24,11 +24,14 @@ _SERVER_COLUMNS = columns(Server, "s")
 # Not what no call naming a guild reads on its way: the words index's language (the words search reads it in its own
 # statement, memory.retrieval.words), the learning run's settings (memory.learning reads them itself), how long
 # exchange logs are kept (the daily trim), what forget-me does (one query more on that rare call) and where the
-# Discord adapter answers (it reads its own): this statement must stay under psycopg's cache limit (below). Read
+# Discord adapter answers (it reads its own), what it posts when it cannot answer, the background models' budget (read
+# by the adapter after a failure, by rounds and learning runs) and the reply's deadline and budget (a reply reads
+# both in one query of its own, memory.bot.reply: it then waits for a model anyway): this statement must stay under psycopg's cache limit (below). Read
 # when asked (a deferred field).
 _OFF_HOT_PATH_FIELDS = {"memory_language", "words_language", "words_config", "words_rebuild_started_at",
                         "learn_channel_ids", "learning_max_messages", "learning_step_seconds", "exchange_log_days",
-                        "forget_me_mode", "reply_channel_ids"}
+                        "forget_me_mode", "reply_channel_ids", "fallback_text", "background_token_budget",
+                        "reply_deadline_seconds", "reply_token_budget"}
 _AI_SETTINGS_COLUMNS = columns(AISettings, "a", tuple(field.attname for field in AISettings._meta.concrete_fields
                                                      if field.attname not in _OFF_HOT_PATH_FIELDS))
 # The server with its AI settings and current summary, for the tables joined as s and a.

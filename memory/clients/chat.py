@@ -8,6 +8,7 @@ caller turns into a 503 with nothing changed.
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field
 
 import httpx
@@ -106,9 +107,11 @@ def chat_completion(
     tools: list[dict] | None = None,
     *,
     read_timeout_s: float | None = None,
+    deadline: float | None = None,
 ) -> ModelAnswer:
     """One chat completion. Retries once when the connection itself fails (not on timeouts or errors).
-    The read timeout defaults to settings.LOREKEEPER_MODEL_TIMEOUT_S (60 s)."""
+    The read timeout defaults to settings.LOREKEEPER_MODEL_TIMEOUT_S (60 s); with a `deadline` (a time.monotonic()
+    moment: the reply's), every attempt waits at most what remains of it, and none starts past it (ModelTimeout)."""
     if read_timeout_s is None:
         read_timeout_s = float(getattr(settings, "LOREKEEPER_MODEL_TIMEOUT_S", READ_TIMEOUT_S))
     headers = {"Content-Type": "application/json"}
@@ -119,8 +122,11 @@ def chat_completion(
         payload["tools"] = tools
         payload["tool_choice"] = "auto"
     url = endpoint.base_url.rstrip("/") + "/chat/completions"
-    timeout = httpx.Timeout(read_timeout_s, connect=CONNECT_TIMEOUT_S)
     for attempt in (1, 2):
+        allowed_s = read_timeout_s if deadline is None else min(read_timeout_s, deadline - time.monotonic())
+        if allowed_s <= 0:
+            raise ModelTimeout("The reply deadline passed before the model was asked.")
+        timeout = httpx.Timeout(allowed_s, connect=min(CONNECT_TIMEOUT_S, allowed_s))
         try:
             response = httpx.post(url, json=payload, headers=headers, timeout=timeout)
             break
@@ -128,7 +134,7 @@ def chat_completion(
             if attempt == 2:
                 raise ModelError(f"The model endpoint could not be reached ({error.__class__.__name__}).") from None
         except httpx.TimeoutException:
-            raise ModelTimeout(f"The model endpoint did not answer within {read_timeout_s:g} seconds.") from None
+            raise ModelTimeout(f"The model endpoint did not answer within {allowed_s:.3g} seconds.") from None
         except httpx.HTTPError as error:
             raise ModelError(f"The model endpoint failed ({error.__class__.__name__}).") from None
     if response.status_code != 200:

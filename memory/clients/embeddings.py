@@ -16,6 +16,7 @@ re-embeds what was embedded by another model.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -84,6 +85,9 @@ class EndpointProvider:
     model: str
     api_key: str = ""
     read_timeout_s: float = READ_TIMEOUT_S
+    # Told the tokens each call used as the endpoint reported them (None: it reported none), after every call that
+    # reached it; memory.indexing.vectors records them.
+    on_usage: Callable[[int | None], None] | None = None
 
     @property
     def model_name(self) -> str:
@@ -98,9 +102,11 @@ class EndpointProvider:
                 headers=headers, timeout=httpx.Timeout(self.read_timeout_s, connect=CONNECT_TIMEOUT_S),
             )
         except httpx.TimeoutException:
+            self._tell_usage(None)
             raise EmbeddingError(f"the embedding endpoint did not answer within {self.read_timeout_s:g} s") from None
         except httpx.HTTPError as error:
             raise EmbeddingError(f"the embedding endpoint could not be reached ({error.__class__.__name__})") from None
+        self._tell_usage(_reported_tokens(response))
         if response.status_code != 200:
             raise EmbeddingError(f"the embedding endpoint answered HTTP {response.status_code}")
         if len(response.content) > MAX_RESPONSE_BYTES:
@@ -117,11 +123,31 @@ class EndpointProvider:
                                  f"{DIMENSIONS} (choose a model or a setting that gives {DIMENSIONS})")
         return vectors
 
+    def _tell_usage(self, tokens: int | None) -> None:
+        if self.on_usage is not None:
+            self.on_usage(tokens)
+
     def passages(self, texts: list[str]) -> list[list[float]]:
         return self._embed(list(texts)) if texts else []
 
     def query(self, text: str) -> list[float]:
         return self._embed([text])[0]
+
+
+def _reported_tokens(response: httpx.Response) -> int | None:
+    """The input tokens an /embeddings answer reports (`usage.prompt_tokens`, else `usage.total_tokens`, which for
+    embeddings is the same count), or None when it reports none."""
+    try:
+        usage = response.json().get("usage")
+    except (ValueError, AttributeError):
+        return None
+    if not isinstance(usage, dict):
+        return None
+    for name in ("prompt_tokens", "total_tokens"):
+        value = usage.get(name)
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            return value
+    return None
 
 
 def endpoint_provider(endpoints: dict[str, ModelEndpoint]) -> EndpointProvider | None:

@@ -20,7 +20,7 @@ from teams.models import Server
 from teams.services import audit_change, audit_changes_text, audit_record, audit_change_said
 
 from .selectors import ai_settings_for_server
-from .settings_fields import BY_NAME, CHANNELS, NUMBER, TEXT, WEIGHT_NAMES
+from .settings_fields import BUDGET, BY_NAME, CHANNELS, NUMBER, TEXT, WEIGHT_NAMES
 
 
 def ai_settings_ensure(*, server: Server) -> AISettings:
@@ -96,6 +96,8 @@ def _stored_form(setting_name: str, value: object) -> object:
         return [str(channel) for channel in value]
     if setting.kind == TEXT:
         return str(value).strip()
+    if setting.kind == BUDGET:
+        return value or None  # 0: no budget
     return value
 
 

@@ -14,6 +14,7 @@ from teams.models import SNOWFLAKE_REGEX
 
 NUMBER, WHOLE, FLAG, CHOICE, TEXT, CHANNELS = "number", "whole", "flag", "choice", "text", "channels"
 CHOICE_OR_EMPTY = "choice or empty"  # a choice where empty means something of its own (`empty_reads`)
+BUDGET = "budget"  # a whole number of tokens where 0 (or None) means no budget, stored as None
 
 
 @dataclass(frozen=True)
@@ -22,7 +23,7 @@ class Setting:
 
     name: str
     label: str  # as the error sentence names it
-    kind: str  # NUMBER | WHOLE | FLAG | CHOICE | CHOICE_OR_EMPTY | TEXT | CHANNELS
+    kind: str  # NUMBER | WHOLE | FLAG | CHOICE | CHOICE_OR_EMPTY | TEXT | CHANNELS | BUDGET
     low: float | None = None
     high: float | None = None
     choices: tuple[str, ...] = ()
@@ -55,6 +56,8 @@ class Setting:
             return f"{value:g}"
         if self.kind in (CHOICE, CHOICE_OR_EMPTY):
             return dict(self.choice_labels).get(value, str(value))
+        if self.kind == BUDGET:
+            return f"{value:,} tokens a month" if value else "no budget"
         if self.kind == WHOLE and value == 0 and self.zero_reads:
             return f"0 ({self.zero_reads})"
         return str(value)
@@ -64,6 +67,12 @@ def _whole(setting: Setting, value: object) -> str | None:
     if isinstance(value, bool) or not isinstance(value, int) or not setting.low <= value <= setting.high:
         return f"{setting.label} must be a whole number from {setting.low:g} to {setting.high:g}."
     return None
+
+
+def _budget(setting: Setting, value: object) -> str | None:
+    if value is None or (not isinstance(value, bool) and isinstance(value, int) and 0 <= value <= setting.high):
+        return None
+    return f"{setting.label} must be a whole number of tokens up to {setting.high:,}, or empty for no budget."
 
 
 def _number(setting: Setting, value: object) -> str | None:
@@ -105,7 +114,7 @@ def _channels(setting: Setting, value: object) -> str | None:
 
 _CHECKS: dict[str, Callable[[Setting, object], str | None]] = {
     WHOLE: _whole, NUMBER: _number, FLAG: _flag, CHOICE: _choice, CHOICE_OR_EMPTY: _choice_or_empty, TEXT: _text,
-    CHANNELS: _channels,
+    CHANNELS: _channels, BUDGET: _budget,
 }
 
 _WEIGHT = AISettings.WEIGHT_RANGE
@@ -147,6 +156,14 @@ SETTINGS: tuple[Setting, ...] = (
             heading="Messages one learning run reads, at most"),
     Setting("learning_step_seconds", "The time limit of each learning step", WHOLE,
             *AISettings.LEARNING_STEP_SECONDS_RANGE, heading="Time limit of each learning step (seconds)"),
+    Setting("reply_deadline_seconds", "The reply deadline", WHOLE, *AISettings.REPLY_DEADLINE_SECONDS_RANGE,
+            heading="Reply deadline (seconds)"),
+    Setting("fallback_text", "The fallback text", TEXT, max_length=AISettings.FALLBACK_TEXT_MAX_LENGTH,
+            heading="Fallback text"),
+    Setting("reply_token_budget", "The reply model's monthly budget", BUDGET, 0, AISettings.TOKEN_BUDGET_RANGE[1],
+            heading="Monthly token budget of the reply model"),
+    Setting("background_token_budget", "The background models' monthly budget", BUDGET, 0,
+            AISettings.TOKEN_BUDGET_RANGE[1], heading="Monthly token budget of the consolidation and learning models"),
     Setting("bot_name", "The bot's name", TEXT, max_length=AISettings.BOT_NAME_MAX_LENGTH),
     Setting("bot_description", "The bot's description", TEXT, max_length=AISettings.PERSONA_TEXT_MAX_LENGTH),
     Setting("style_sample", "The style sample", TEXT, max_length=AISettings.PERSONA_TEXT_MAX_LENGTH),

@@ -18,8 +18,9 @@ from django.utils import timezone
 from config.queue import enqueue_on_commit
 from memory.clients.embeddings import EmbeddingError, EmbeddingProvider, LocalProvider, endpoint_provider, fact_text
 from memory.configuration.selectors import ai_settings_for_server, model_endpoints_for_server
-from memory.models import AISettings, EmbeddingProviderChoice, Fact, FactEmbedding
+from memory.models import AISettings, EmbeddingProviderChoice, Fact, FactEmbedding, UsagePurpose
 from memory.types import profile_for
+from memory.usage.recording import CallUsage, model_calls_record
 from teams.models import Server
 
 logger = logging.getLogger(__name__)
@@ -28,7 +29,8 @@ EMBED_BATCH = 32
 
 
 def provider_for(server: Server, ai_settings: AISettings | None = None) -> tuple[EmbeddingProvider | None, str]:
-    """The server's embedding provider, or None and why there is none (one sentence)."""
+    """The server's embedding provider, or None and why there is none (one sentence). An endpoint's calls record
+    their usage; the built-in local model's record nothing (no endpoint, no cost)."""
     ai_settings = ai_settings or ai_settings_for_server(server)
     if ai_settings.embedding_provider == EmbeddingProviderChoice.LOCAL:
         return LocalProvider(), ""
@@ -36,6 +38,13 @@ def provider_for(server: Server, ai_settings: AISettings | None = None) -> tuple
         provider = endpoint_provider(model_endpoints_for_server(server))
         if provider is None:
             return None, "no embedding endpoint is configured (AI settings)"
+        model = provider.model
+
+        def record(tokens: int | None) -> None:  # every call to the endpoint, the bot's searches' included
+            model_calls_record(server_id=server.pk, purpose=UsagePurpose.EMBEDDING,
+                               calls=[CallUsage(model, prompt_tokens=tokens)])
+
+        provider.on_usage = record
         return provider, ""
     return None, "embeddings are switched off for this server (AI settings)"
 

@@ -18,9 +18,12 @@ from django.utils import timezone
 
 from memory.clients.chat import ModelError, ModelTimeout, chat_completion
 from memory.configuration.selectors import ai_settings_for_server, member_names, model_endpoints_for_server
-from memory.models import AISettings, ChannelMessage, LearningRun, LearningRunStatus, ModelEndpoint, ModelPurpose
+from memory.models import (AISettings, ChannelMessage, LearningRun, LearningRunStatus, ModelEndpoint, ModelPurpose,
+                           UsagePurpose)
 from memory.retrieval.audience import Reader
 from memory.retrieval.context import ContextFor, context_choice
+from memory.usage.budget import BACKGROUND, over_budget
+from memory.usage.recording import CallUsage, model_calls_record
 from teams.models import Server
 
 from .applying import run_apply
@@ -133,7 +136,12 @@ def _ask(server: Server, ai_settings: AISettings, run: LearningRun, call: dict, 
                                                                              if fact.member_id})
     request = learning_request(read, known, channel_note(server, call["channel_id"]), names, MAX_FACTS_PER_CALL)
     started = time.monotonic()
-    answer = chat_completion(endpoint, request, read_timeout_s=float(ai_settings.learning_step_seconds))
+    try:
+        answer = chat_completion(endpoint, request, read_timeout_s=float(ai_settings.learning_step_seconds))
+    except ModelError:
+        _usage_record(run, endpoint, None, None)  # asked, and the endpoint reported nothing
+        raise
+    _usage_record(run, endpoint, answer.usage.prompt_tokens, answer.usage.completion_tokens)
     call["model_ms"] = round((time.monotonic() - started) * 1000)
     run.model_ms += call["model_ms"]
     call["usage"] = {"prompt_tokens": answer.usage.prompt_tokens, "completion_tokens": answer.usage.completion_tokens}
@@ -146,12 +154,22 @@ def _ask(server: Server, ai_settings: AISettings, run: LearningRun, call: dict, 
     run.save(update_fields=["calls", "model_ms", "prompt_tokens", "completion_tokens"])
 
 
+def _usage_record(run: LearningRun, endpoint: ModelEndpoint, prompt_tokens: int | None,
+                  completion_tokens: int | None) -> None:
+    model_calls_record(server_id=run.server_id, purpose=UsagePurpose.LEARNING, learning_run_id=run.pk,
+                       calls=[CallUsage(endpoint.model_name, prompt_tokens, completion_tokens)])
+
+
 def learning_run(server: Server) -> RunOutcome:
-    """Run the server's learning once, unless another worker is running it (then nothing is done)."""
+    """Run the server's learning once, unless another worker is running it (then nothing is done), or the background
+    models' monthly budget is used up (then it waits for the next month: the messages stay unread)."""
     ai_settings = ai_settings_for_server(server)
     endpoint = learning_endpoint(server)
     if endpoint is None:
         return RunOutcome(None, "This server has no learning model (nor a consolidation model): nothing is learned.")
+    spent = over_budget(ai_settings, BACKGROUND)
+    if spent is not None:
+        return RunOutcome(None, f"{spent.sentence()} Learning waits until then; the messages stay unread.")
     token = uuid.uuid4()
     lease = ai_settings.learning_step_seconds + LEASE_MARGIN_S
     position = _claim(server, token, lease)

@@ -8,7 +8,9 @@ from dataclasses import dataclass
 
 from django.db.models import QuerySet
 
+from memory.configuration.selectors import ai_settings_for_server
 from memory.models import AISettings, ChannelMessage, LearnedFrom, LearningRun, LearningState, ModelPurpose
+from memory.usage.budget import BACKGROUND, over_budget
 from teams.models import Server
 
 from .runs import learning_endpoint
@@ -48,6 +50,7 @@ class LearningStatus:
     uses_consolidation_model: bool
     waiting: int  # members' messages stored and not read yet
     learns_in_channels: bool  # the Discord bot sends every message of some channels (Learn from conversations in)
+    over_budget: str = ""  # why learning waits for the next month (the background models' budget), else ""
 
 
 def learning_status(server: Server) -> LearningStatus:
@@ -56,6 +59,8 @@ def learning_status(server: Server) -> LearningStatus:
     # Along channel_message_read_order; a server waits for a few hundred at most (a run reads 100 at once).
     waiting = ChannelMessage.objects.filter(server=server, id__gt=read, is_bot=False).count()
     learns_in = AISettings.objects.filter(server=server).values_list("learn_channel_ids", flat=True).first()
+    spent = over_budget(ai_settings_for_server(server), BACKGROUND) if endpoint is not None else None
     return LearningStatus(has_model=endpoint is not None,
                           uses_consolidation_model=endpoint is not None and endpoint.purpose != ModelPurpose.LEARNING,
-                          waiting=waiting, learns_in_channels=bool(learns_in))
+                          waiting=waiting, learns_in_channels=bool(learns_in),
+                          over_budget=spent.sentence() if spent is not None else "")

@@ -41,6 +41,7 @@ from .learning import (
     LearningState,
 )
 from .members import ForgetRequest, ForgetRequestStatus, ForgetRequestVia
+from .usage import BACKGROUND_PURPOSES, REPLY_PURPOSES, ModelCall, UsageMonth, UsagePurpose
 from .vectors import (
     EMBEDDING_DIMENSIONS,
     EMBEDDING_ROUND_OPEN,
@@ -50,11 +51,11 @@ from .vectors import (
 )
 
 __all__ = [
-    "AUDIENCE_BREADTH", "CHANNEL_NOTE_MAX_LENGTH", "CONTENT_MAX_LENGTH", "EMBEDDING_DIMENSIONS", "EMBEDDING_ROUND_OPEN", "KEY_DB_REGEX",
+    "AUDIENCE_BREADTH", "BACKGROUND_PURPOSES", "REPLY_PURPOSES", "CHANNEL_NOTE_MAX_LENGTH", "CONTENT_MAX_LENGTH", "EMBEDDING_DIMENSIONS", "EMBEDDING_ROUND_OPEN", "KEY_DB_REGEX",
     "KEY_MAX_LENGTH", "KEY_REGEX", "PREFIX_CONFIG", "SEARCH_CONFIG", "SUMMARY_MAX_LENGTH", "UNSCORED_IMPORTANCE",
     "AISettings", "ActorKind", "Audience", "AuthorKind", "Channel", "ChannelMessage", "ChannelNote", "EmbeddingProviderChoice", "EmbeddingRound",
     "EmbeddingRoundStatus", "Exchange", "ExchangeStatus", "Fact", "FactCounter", "FactEmbedding", "FactVersion",
     "ForgetMeMode", "ForgetRequest", "ForgetRequestStatus", "ForgetRequestVia", "IdempotentRequest",
-    "Kind", "LearnedFrom", "LearningRun", "LearningRunStatus", "LearningState", "Member", "MemoryType", "ModelEndpoint", "ModelPurpose", "Scope", "Summary",
-    "VersionChange", "narrower_audience",
+    "Kind", "LearnedFrom", "LearningRun", "LearningRunStatus", "LearningState", "Member", "MemoryType", "ModelCall", "ModelEndpoint", "ModelPurpose", "Scope", "Summary",
+    "UsageMonth", "UsagePurpose", "VersionChange", "narrower_audience",
 ]

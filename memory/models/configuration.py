@@ -41,6 +41,9 @@ class AISettings(models.Model):
     LEARNING_MAX_MESSAGES_RANGE = (1, 500)
     LEARNING_STEP_SECONDS_RANGE = (5, 600)
     PERSONA_TEXT_MAX_LENGTH = 2000
+    REPLY_DEADLINE_SECONDS_RANGE = (5, 120)
+    FALLBACK_TEXT_MAX_LENGTH = 500
+    TOKEN_BUDGET_RANGE = (1, 10**12)
 
     server = models.OneToOneField(Server, on_delete=models.CASCADE, primary_key=True, related_name="ai_settings")
     memory_type = models.CharField(max_length=16, choices=MemoryType.choices, default=MemoryType.CLASSIC)
@@ -116,6 +119,15 @@ class AISettings(models.Model):
     )
     learning_max_messages = models.PositiveIntegerField("messages one learning run reads, at most", default=100)
     learning_step_seconds = models.PositiveIntegerField("time limit of each learning step (seconds)", default=120)
+    # The deadline and the budgets (issue 24): the whole reply ends by the deadline; what the Discord bot posts when it
+    # cannot answer (past the deadline, over budget; empty: nothing); tokens a calendar month (UTC) may use, per
+    # server, of the reply model and of the background models (consolidation and learning together). None: no budget.
+    reply_deadline_seconds = models.PositiveIntegerField("reply deadline (seconds)", default=20)
+    fallback_text = models.TextField(blank=True, help_text="What the Discord bot posts when it cannot answer.")
+    reply_token_budget = models.PositiveBigIntegerField("monthly token budget of the reply model", null=True,
+                                                        blank=True)
+    background_token_budget = models.PositiveBigIntegerField(
+        "monthly token budget of the consolidation and learning models", null=True, blank=True)
     changed_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -155,6 +167,13 @@ class AISettings(models.Model):
                 condition=Q(learning_max_messages__gte=1) & Q(learning_max_messages__lte=500)
                 & Q(learning_step_seconds__gte=5) & Q(learning_step_seconds__lte=600),
                 name="ai_settings_learning_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(reply_deadline_seconds__gte=5) & Q(reply_deadline_seconds__lte=120)
+                & LessThanOrEqual(Length("fallback_text"), 500)
+                & (Q(reply_token_budget__isnull=True) | Q(reply_token_budget__gte=1))
+                & (Q(background_token_budget__isnull=True) | Q(background_token_budget__gte=1)),
+                name="ai_settings_deadline_and_budgets",
             ),
             models.CheckConstraint(
                 condition=LessThanOrEqual(Length("bot_description"), 2000)

@@ -18,6 +18,7 @@ class ExchangeStatus(models.TextChoices):
     CONTEXT = "context", "Context given"  # the bot asked for context and runs its own model
     REPLIED = "replied", "Replied"
     FAILED = "failed", "Failed"
+    TIMED_OUT = "timed_out", "Timed out"  # past the server's reply deadline: no reply, memory untouched
 
 
 class Exchange(models.Model):

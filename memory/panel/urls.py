@@ -3,7 +3,7 @@
 from django.urls import path
 
 from .views import (docs, exchanges, fact_history, fact_validity, facts, facts_bulk, forget_requests, learning, members,
-                    memory_page, purge, semantic, server_memory, settings_page)
+                    memory_page, purge, semantic, server_memory, settings_page, usage)
 
 app_name = "memory"
 
@@ -47,6 +47,7 @@ urlpatterns = [
     path(server + "playground/", exchanges.playground, name="playground"),
     path(server + "members/<str:member_id>/", members.member_page, name="member"),
     path(server + "learning/", learning.learning_run_list, name="learning-runs"),
+    path(server + "usage/", usage.usage_page, name="usage"),
     path(server + "learning/<uuid:run_id>/", learning.learning_run_detail, name="learning-run"),
     path(server + "embedding-progress", semantic.embedding_progress, name="embedding-progress"),
     path(server + "memory-type/semantic", semantic.semantic_dry_run_view, name="semantic-dry-run"),

@@ -40,3 +40,9 @@ def audit_targets(action: str, target_ids: list) -> str:
 def key_of(keys: dict | None, number: int) -> str:
     """The key of fact #number as the page read it ('' when it is gone): exchanges show "#12 paul_birthday"."""
     return (keys or {}).get(number, "")
+
+
+@register.filter
+def thousands(value: int | None) -> str:
+    """A count of tokens as staff read it: 1,234,567 (the same on every page, whatever the locale)."""
+    return "" if value is None else f"{value:,}"

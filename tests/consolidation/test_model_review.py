@@ -18,8 +18,10 @@ from consolidation.model_review import (
 )
 from consolidation.pairs import Pair, PairingFact
 from memory.clients.chat import ModelAnswer, ModelError
+from memory.models import ModelEndpoint
 
-ENDPOINT = object()  # only handed on to chat_completion, which these tests script
+# Only handed on to chat_completion, which these tests script, and named in each call's usage.
+ENDPOINT = ModelEndpoint(model_name="scripted-consolidation")
 WRITTEN = datetime(2026, 11, 1, tzinfo=timezone.utc)
 
 

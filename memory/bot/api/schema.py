@@ -233,7 +233,7 @@ SCHEMAS = {
         "properties": {
             "exchange": {"type": "string", "format": "uuid"}, "guild_id": SNOWFLAKE,
             "created_at": {"type": "string", "format": "date-time"},
-            "status": {"enum": ["context", "replied", "failed"]}, "memory_type": _ref("MemoryType"),
+            "status": {"enum": ["context", "replied", "failed", "timed_out"]}, "memory_type": _ref("MemoryType"),
             "channel_id": SNOWFLAKE, "thread_parent_id": NULLABLE_SNOWFLAKE, "author_id": SNOWFLAKE,
             "read_allowed": {"type": "boolean"}, "write_allowed": {"type": "boolean"},
             "can_search": {"type": "boolean"}, "model_calls": {"type": "integer", "minimum": 0, "maximum": 2},
@@ -386,7 +386,16 @@ def openapi_schema(server_url: str) -> dict:
                 "parameters": [GUILD, IDEMPOTENCY_KEY], "requestBody": _body("ReplyRequest"),
                 "responses": {"200": {**_json(_ref("Reply")), "headers": REPLAYED}, **COMMON_ERRORS,
                               "409": _error(KEY_CONFLICT),
-                              "503": _error("The reply model failed or is not configured; nothing was changed.")}}},
+                              "429": {**_error("The reply model's monthly token budget (AI settings) is used up, "
+                                               "and nothing was asked or changed; or the bot token sent more "
+                                               "requests this minute than the server allows."),
+                                      "headers": {"Retry-After": {
+                                          "description": "Seconds until the next period: the next calendar month "
+                                                         "(UTC) for the budget, the next minute for the rate limit.",
+                                          "schema": {"type": "integer", "minimum": 1}}}},
+                              "503": _error("The reply model failed or is not configured, or the reply did not "
+                                            "finish within the server's reply deadline (the exchange is recorded "
+                                            "as timed_out); nothing was changed.")}}},
             "/exchanges/{exchange}": {"get": {
                 "operationId": "getExchange",
                 "summary": "What was injected, searched, retracted, superseded and learned; model calls; the "

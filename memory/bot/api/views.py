@@ -12,7 +12,7 @@ from django.views.decorators.csrf import csrf_exempt
 from config.api_errors import error_response
 from memory.bot.actions import exchange_apply_actions
 from memory.bot.exchanges import ExchangeRefused, ensure_run_by_bot, exchange_open, exchange_search
-from memory.bot.reply import ReplyFailed, reply_to_message
+from memory.bot.reply import ReplyFailed, ReplyOverBudget, ReplyTimedOut, reply_to_message
 from memory.bot.selectors import exchange_facts_in_force
 from memory.configuration.directory import channels_report
 from memory.configuration.selectors import ai_settings_for_server
@@ -23,6 +23,7 @@ from memory.learning.deletions import messages_deleted
 from memory.learning.ingest import messages_ingest
 from memory.models import Exchange, ForgetRequestVia
 from memory.retrieval.words import words_language
+from memory.usage.budget import seconds_to_next_period
 from teams.models import BotToken, Server
 
 from .http import ApiError, answered_once, bot_api, idempotency_key, json_body, public_api
@@ -111,6 +112,11 @@ def reply(request: HttpRequest, bot_token: BotToken, server: Server) -> HttpResp
         history = parse_history(body)
         try:
             outcome = reply_to_message(server=server, message=message, history=history, source="reply")
+        except ReplyOverBudget as spent:
+            raise ApiError(429, f"Nothing was asked and nothing was changed: {spent.reason}",
+                           headers={"Retry-After": str(seconds_to_next_period())}) from None
+        except ReplyTimedOut as late:
+            raise ApiError(503, f"The reply was given up and nothing was changed: {late.reason}") from None
         except ReplyFailed as failed:
             raise ApiError(503, f"The reply model failed and nothing was changed: {failed.reason}") from None
         return JsonResponse({"reply": outcome.reply, "exchange": str(outcome.exchange.pk),

@@ -11,11 +11,12 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from memory.bot.exchanges import IncomingMessage, exchange_open
 from memory.bot.prompt import Persona, system_prompt
-from memory.bot.reply import ReplyFailed, reply_to_message
+from memory.bot.reply import ReplyFailed, ReplyOverBudget, reply_to_message
 from memory.bot.selectors import exchanges_for_server
 from memory.configuration.selectors import ai_settings_for_server, channel_names, model_endpoints_for_server
 from memory.models import Exchange, ExchangeStatus, ModelPurpose
 from memory.types import profile_for
+from memory.usage.selectors import exchange_model_calls
 from teams.models import Server
 from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_configurer, server_for_viewer
@@ -76,7 +77,7 @@ def exchange_detail(request: HtmxHttpRequest, guild_id: str, exchange_id) -> Htt
     attach_fact_keys([exchange], server)
     return render(request, "memory/exchange_page.html",
                   {"server": server, "exchange": exchange, "channels": channel_names(server), "kept_days": kept_days,
-                   "can_configure": can_configure(request.user, server)})
+                   "model_calls": exchange_model_calls(exchange.pk), "can_configure": can_configure(request.user, server)})
 
 
 @panel_login_required
@@ -87,7 +88,7 @@ def playground(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
     server = server_for_configurer(request.user, guild_id)
     has_reply_model = ModelPurpose.REPLY in model_endpoints_for_server(server)
     form = PlaygroundForm(request.POST or None)
-    context = {"server": server, "form": form, "has_reply_model": has_reply_model}
+    context = {"server": server, "form": form, "has_reply_model": has_reply_model, "over_budget": ""}
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         message = IncomingMessage(channel_id=data["channel_id"], thread_parent_id=data["thread_parent_id"],
@@ -100,6 +101,8 @@ def playground(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
                 context.update(exchange=outcome.exchange, reply=outcome.reply)
             except ReplyFailed as failed:
                 context.update(exchange=failed.exchange, failure=failed.reason)
+            except ReplyOverBudget as spent:
+                context["over_budget"] = spent.reason
         else:
             context["exchange"] = exchange_open(server=server, message=message, source="playground").exchange
     if "exchange" in context:

@@ -19,7 +19,7 @@ from memory.types import profile_for
 from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_configurer, server_for_viewer
 
-from ..forms import AISettingsForm, ModelEndpointForm
+from ..settings_forms import AISettingsForm, ModelEndpointForm
 
 
 def _endpoint_forms(data, endpoints) -> list[tuple[str, str, ModelEndpointForm, object]]:

@@ -105,6 +105,7 @@ MATRIX: list[Route] = [
     Route("member", {"guild_id": GUILD, "member_id": "222"}, "GET", False),
     Route("learning-runs", SERVER, "GET", False),
     Route("learning-run", LEARNING_RUN, "GET", False),
+    Route("usage", SERVER, "GET", False),
     Route("embedding-progress", SERVER, "GET", False),
     Route("semantic-dry-run", SERVER, "GET", False),
     Route("playground", SERVER, "POST", True,

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('memory', '0031_learning_from_messages'),
+        ('memory', '0032_usage_budget_deadline'),
         ('teams', '0005_audit_changes'),
     ]
 
