@@ -25,7 +25,7 @@ from memory.configuration.services import ai_settings_ensure
 from memory.facts.forget_requests import ForgetOutcome
 from memory.facts.services import FactAuthor
 from memory.models import Audience, Fact, ForgetMeMode, ForgetRequest, ForgetRequestVia, Scope
-from teams.models import AuditEntry
+from teams.models import AuditEntry, Team
 from tests.factories import UserFactory, make_fact
 
 GUILD_ID = 100000000000000001  # the `server` fixture's guild
@@ -87,7 +87,7 @@ def test_the_commands_are_one_guild_only_group():
     tree = LorekeeperBot().tree
     group = tree.get_command("memory")
     assert group is memory_commands and group.guild_only
-    assert sorted(command.name for command in group.commands) == ["forget-me", "me"]
+    assert sorted(command.name for command in group.commands) == ["forget", "forget-me", "me", "remember"]
     assert all(len(command.description) <= 100 for command in [group, *group.commands])
 
 
@@ -117,22 +117,36 @@ class _Followup:
 
 
 @dataclass
+class _Bot:
+    team_id: int | None
+
+
+@dataclass
 class FakeInteraction:
     guild_id: int
     user: _User
+    client: _Bot
+    permissions: discord.Permissions = field(default_factory=discord.Permissions.none)
     response: _Response = field(default_factory=_Response)
     followup: _Followup = field(default_factory=_Followup)
 
 
-@pytest.fixture
-def same_connection(monkeypatch):
-    """The handler's fresh connection would end the test's transaction; the test's own connection is fresh."""
-    monkeypatch.setattr(discord_commands, "close_old_connections", lambda: None)
+# The handlers' database work runs in the adapter's own threads, each with its connection: these tests commit what
+# they set up, so those threads see it.
+IN_DATABASE_THREADS = pytest.mark.django_db(transaction=True)
+pytestmark = IN_DATABASE_THREADS
 
 
-def run(command, guild_id: int = GUILD_ID, name: str = "Annie") -> dict:
-    interaction = FakeInteraction(guild_id=guild_id, user=_User(ANN, name))
-    async_to_sync(command.callback)(interaction)
+def interaction_for(guild_id: int = GUILD_ID, name: str = "Annie", *, user_id: int = ANN,
+                    manage_server: bool = False) -> FakeInteraction:
+    team = Team.objects.get(name="Arcade staff")
+    return FakeInteraction(guild_id=guild_id, user=_User(user_id, name), client=_Bot(team.pk),
+                           permissions=discord.Permissions(manage_guild=manage_server))
+
+
+def run(command, guild_id: int = GUILD_ID, name: str = "Annie", **arguments) -> dict:
+    interaction = interaction_for(guild_id, name)
+    async_to_sync(command.callback)(interaction, **arguments)
     assert interaction.response.deferred == [{"ephemeral": True, "thinking": True}]
     [answer] = interaction.followup.sent
     assert answer["ephemeral"] is True
@@ -156,7 +170,7 @@ def anns(server):
     }
 
 
-def test_memory_me_answers_the_member_privately_with_their_facts(server, anns, same_connection):
+def test_memory_me_answers_the_member_privately_with_their_facts(server, anns):
     text = run(memory_me)["content"]
     assert text == "\n".join([
         "**What I know about you** (2)",
@@ -167,13 +181,13 @@ def test_memory_me_answers_the_member_privately_with_their_facts(server, anns, s
     ])
 
 
-def test_a_guild_without_a_server_is_told_so(server, anns, same_connection):
+def test_a_guild_without_a_server_is_told_so(server, anns):
     assert run(memory_me, guild_id=UNKNOWN_GUILD_ID)["content"] == NO_SERVER
     assert run(memory_forget_me, guild_id=UNKNOWN_GUILD_ID)["content"] == NO_SERVER
     assert not ForgetRequest.objects.exists()
 
 
-def test_forget_me_files_a_request_for_staff_by_default(server, anns, same_connection):
+def test_forget_me_files_a_request_for_staff_by_default(server, anns):
     text = run(memory_forget_me)["content"]
     assert "with this server's staff" in text
     request = ForgetRequest.objects.get()
@@ -183,7 +197,7 @@ def test_forget_me_files_a_request_for_staff_by_default(server, anns, same_conne
     assert ForgetRequest.objects.count() == 1
 
 
-def test_forget_me_wipes_at_once_when_the_server_chose_so(server, anns, same_connection):
+def test_forget_me_wipes_at_once_when_the_server_chose_so(server, anns):
     settings = ai_settings_ensure(server=server)
     settings.forget_me_mode = ForgetMeMode.WIPE
     settings.save(update_fields=["forget_me_mode"])
@@ -194,7 +208,7 @@ def test_forget_me_wipes_at_once_when_the_server_chose_so(server, anns, same_con
         f"member {ANN} (Annie) via Discord (/memory forget-me)")
 
 
-def test_a_failure_still_answers_the_member(server, monkeypatch, same_connection):
+def test_a_failure_still_answers_the_member(server, monkeypatch):
     def broken(*args):
         raise RuntimeError("database down")
 
