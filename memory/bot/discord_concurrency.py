@@ -1,4 +1,4 @@
-"""How the Discord adapter handles many servers at once (docs/ARCHITECTURE.md, "The Discord bot at load").
+"""How the Discord adapter handles many servers at once (docs/ARCHITECTURE.md, "The Discord bot for many servers").
 
 Messages of different channels are handled concurrently, at most LOREKEEPER_DISCORD_CONCURRENCY at a time in the
 process; messages of one channel one after the other, in the order Discord sent them (`ChannelLanes`). The
