@@ -200,7 +200,8 @@ async def _answer_privately(interaction: discord.Interaction, answer, *args) -> 
 async def _staff_answer_privately(interaction: discord.Interaction, answer, *args) -> str:
     """As _answer_privately, for staff only: Discord's Manage Server permission (in this channel), checked here
     since Discord can hide only whole top-level commands, and /memory's member commands are for everyone."""
-    if not interaction.permissions.manage_guild:
+    permissions = interaction.permissions
+    if not (permissions.manage_guild or permissions.administrator):  # an administrator holds every permission
         await interaction.response.send_message(STAFF_ONLY, ephemeral=True)
         return STAFF_ONLY
     return await _answer_privately(interaction, answer, str(interaction.user.id), _user_name(interaction), *args)

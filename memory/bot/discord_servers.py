@@ -51,8 +51,9 @@ def installation_resolve(*, application_id: str, team: Team | None) -> DiscordBo
 
 
 def guild_server(guild_id: str, team_id: int) -> Server | None:
-    """The team's server of the guild (None for a guild without one, or another team's)."""
-    return Server.objects.filter(guild_id=guild_id, team_id=team_id).first()
+    """The team's server of the guild (None for a guild without one, or another team's), with its AI settings: every
+    message asks for them, in the same query."""
+    return Server.objects.select_related("ai_settings").filter(guild_id=guild_id, team_id=team_id).first()
 
 
 @transaction.atomic

@@ -262,6 +262,13 @@ def test_staff_remember_a_fact_for_the_whole_server_audited_as_the_discord_user(
     assert (entry.actor_id, entry.actor_label, entry.target_ids) == (None, MIA, [fact.number])
 
 
+def test_an_administrator_counts_as_staff(server):
+    interaction = interaction_for(name="Mod Mia")
+    interaction.permissions = discord.Permissions(administrator=True)
+    async_to_sync(memory_remember.callback)(interaction, key="raid_time", content="Raids start at 8 pm.")
+    assert interaction.followup.sent[0]["content"].startswith("Remembered as [#1] raid_time")
+
+
 def test_a_remember_with_a_bad_key_or_no_content_says_why_and_changes_nothing(server):
     assert staff(memory_remember, key="raid!?", content="Raids start at 8 pm.").startswith(
         "Nothing was remembered: A key may only hold letters and digits")
