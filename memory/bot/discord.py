@@ -389,7 +389,10 @@ class LorekeeperBot(discord.Client):
     async def on_ready(self) -> None:
         logger.info("Connected to Discord as %s, in %d server(s).", self.user, len(self.guilds))
         for guild in self.guilds:
-            await guild_arrived(self.installation, guild)
+            try:
+                await guild_arrived(self.installation, guild)
+            except Exception:  # noqa: BLE001 - one guild's failure must not keep the others unregistered
+                logger.exception("Could not register guild %s", guild.id)
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         await guild_arrived(self.installation, guild)
