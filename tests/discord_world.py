@@ -8,8 +8,10 @@ typing() records when the typing indicator was shown and ended.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import discord
@@ -93,6 +95,14 @@ def thread_payload(thread_id: int, name: str, parent_id: int, guild_id: int) -> 
             "guild_id": str(guild_id), "message_count": 0, "member_count": 0,
             "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "archive_timestamp": TIMESTAMP,
                                 "locked": False}}
+
+
+def on_a_loop_of_its_own(function, /, *args, **kwargs):
+    """Run the coroutine function to its end on a new event loop in a thread of its own, as discord.py runs a handler
+    on its loop, and return what it returns. Not async_to_sync in the test's thread: a test that ran earlier in the
+    session (Playwright's sync API, the browser tests) may have left a running loop there."""
+    with ThreadPoolExecutor(max_workers=1) as executor:
+        return executor.submit(asyncio.run, function(*args, **kwargs)).result()
 
 
 def discord_state() -> ConnectionState:

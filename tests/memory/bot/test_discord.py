@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 import discord
 import pytest
-from asgiref.sync import async_to_sync
 from discord.state import ConnectionState
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
@@ -35,6 +34,7 @@ from memory.configuration.directory import ReportedChannel, SeenMember, channels
 from memory.configuration.services import ChannelRule, ai_settings_update, model_endpoint_set
 from memory.models import Channel, ChannelMessage, Exchange, ExchangeStatus, ModelPurpose
 from tests.discord_world import (
+    on_a_loop_of_its_own,
     ANN,
     BOB,
     BOT_ID,
@@ -320,7 +320,7 @@ def bot_server(server, owner, model_server):
 
 
 def _handle(message: discord.Message) -> list[str]:
-    return async_to_sync(answer_message)(message, bot_user_id=BOT_ID, team_id=_our_team_id())
+    return on_a_loop_of_its_own(answer_message, message, bot_user_id=BOT_ID, team_id=_our_team_id())
 
 
 def _our_team_id() -> int:
@@ -419,7 +419,7 @@ def test_runbot_refuses_without_a_token(monkeypatch):
 
 
 def _handle_all(message: discord.Message) -> list[str]:
-    return async_to_sync(handle_message)(message, bot_user_id=BOT_ID, team_id=_our_team_id())
+    return on_a_loop_of_its_own(handle_message, message, bot_user_id=BOT_ID, team_id=_our_team_id())
 
 
 @IN_DATABASE_THREADS

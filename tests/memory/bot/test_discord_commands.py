@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 import discord
 import pytest
-from asgiref.sync import async_to_sync
 
 from memory.bot import discord_commands
 from memory.bot.discord import LorekeeperBot
@@ -37,6 +36,7 @@ from memory.models import (
     MemoryType,
     Scope,
 )
+from tests.discord_world import on_a_loop_of_its_own
 from teams.models import AuditEntry, Team
 from tests.factories import UserFactory, make_fact
 
@@ -162,7 +162,7 @@ def interaction_for(guild_id: int = GUILD_ID, name: str = "Annie", *, user_id: i
 
 def run(command, guild_id: int = GUILD_ID, name: str = "Annie", *, manage_server: bool = False, **arguments) -> dict:
     interaction = interaction_for(guild_id, name, manage_server=manage_server)
-    async_to_sync(command.callback)(interaction, **arguments)
+    on_a_loop_of_its_own(command.callback, interaction, **arguments)
     assert interaction.response.deferred == [{"ephemeral": True, "thinking": True}]
     [answer] = interaction.followup.sent
     assert answer["ephemeral"] is True
@@ -241,7 +241,7 @@ def staff(command, **arguments) -> str:
 
 def refused_without_manage_server(command, **arguments) -> str:
     interaction = interaction_for()
-    async_to_sync(command.callback)(interaction, **arguments)
+    on_a_loop_of_its_own(command.callback, interaction, **arguments)
     assert interaction.response.deferred == [] and interaction.followup.sent == []
     [answer] = interaction.response.sent
     assert answer["ephemeral"] is True
@@ -265,7 +265,7 @@ def test_staff_remember_a_fact_for_the_whole_server_audited_as_the_discord_user(
 def test_an_administrator_counts_as_staff(server):
     interaction = interaction_for(name="Mod Mia")
     interaction.permissions = discord.Permissions(administrator=True)
-    async_to_sync(memory_remember.callback)(interaction, key="raid_time", content="Raids start at 8 pm.")
+    on_a_loop_of_its_own(memory_remember.callback, interaction, key="raid_time", content="Raids start at 8 pm.")
     assert interaction.followup.sent[0]["content"].startswith("Remembered as [#1] raid_time")
 
 

@@ -13,10 +13,8 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import time
 
 import pytest
-from asgiref.sync import async_to_sync
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
@@ -29,7 +27,15 @@ from memory.models import AISettings, Channel, Exchange, Fact, MemoryType, Model
 from teams.models import AuditEntry, DiscordBot, Server
 from teams.permissions import servers_visible_to
 from teams.services import discord_bot_register
-from tests.discord_world import APPLICATION_ID, BOT_ID, LOREKEEPER, build_guild, discord_state, message_in
+from tests.discord_world import (
+    APPLICATION_ID,
+    BOT_ID,
+    LOREKEEPER,
+    build_guild,
+    discord_state,
+    message_in,
+    on_a_loop_of_its_own,
+)
 from tests.factories import make_fact
 from tests.model_server import Slow, played_model
 
@@ -39,7 +45,7 @@ GUILD_ID = 100000000000000001  # the `server` fixture's
 OTHER_TEAMS_GUILD_ID = 100000000000000002  # the `other_server` fixture's
 NEW_GUILD_ID = 100000000000000077
 GENERAL, CHATTER, LOBBY = 111000000000000001, 111000000000000002, 111000000000000003
-MODEL_SECONDS = 0.6
+MODEL_SECONDS = 1.0  # long beside a reply's own work, even on a busy machine
 
 
 @pytest.fixture
@@ -67,7 +73,7 @@ def _gateway(lanes: ChannelLanes, messages, team_id: int) -> list[list[str]]:
                  for message in messages]
         return await asyncio.gather(*tasks)
 
-    return async_to_sync(dispatch)()
+    return on_a_loop_of_its_own(dispatch)
 
 
 def _overlap(first: tuple[float, float], second: tuple[float, float]) -> bool:
@@ -86,9 +92,7 @@ def test_two_channels_are_answered_at_once_while_a_third_message_waits_its_turn(
     elsewhere = message_in(state, chatter, "any raid tonight?")
     second = message_in(state, general, "and who came second?")
 
-    began = time.monotonic()
     posted = _gateway(ChannelLanes(8), [first, elsewhere, second], server.team_id)
-    elapsed = time.monotonic() - began
 
     assert posted == [["OK."], ["OK."], ["OK."]]
     # The model worked on #general's first message and #chatter's at the same time (typing… shown in both) …
@@ -99,7 +103,6 @@ def test_two_channels_are_answered_at_once_while_a_third_message_waits_its_turn(
     assert [sent["reference"].message_id for sent in general.sent] == [first.id, second.id]
     asked = [request["body"]["messages"][-1]["content"] for request in model.requests]
     assert asked.index("Annie: and who came second?") == 2  # the model was asked it last
-    assert elapsed < 3 * MODEL_SECONDS  # one at a time would take three model answers
     assert Exchange.objects.filter(server=server).count() == 3
 
 
@@ -147,7 +150,7 @@ def test_a_guild_join_creates_the_server_for_the_bots_team_with_the_defaults_and
                                                                                               installation):
     bot = _bot(installation)
     guild = build_guild(bot._connection, NEW_GUILD_ID, "Pixel Pals", text_channels=[(LOBBY, "lobby")])
-    async_to_sync(bot.on_guild_join)(guild)
+    on_a_loop_of_its_own(bot.on_guild_join, guild)
 
     server = Server.objects.get(guild_id=str(NEW_GUILD_ID))
     assert (server.name, server.team, server.left_at) == ("Pixel Pals", team, None)
@@ -166,8 +169,8 @@ def test_on_connect_every_guild_without_a_server_becomes_one_and_a_known_one_is_
     bot = _bot(installation)
     _arcade(bot._connection)
     build_guild(bot._connection, NEW_GUILD_ID, "Pixel Pals", text_channels=[(LOBBY, "lobby")])
-    async_to_sync(bot.on_ready)()
-    async_to_sync(bot.on_ready)()  # a reconnect: nothing twice
+    on_a_loop_of_its_own(bot.on_ready)
+    on_a_loop_of_its_own(bot.on_ready)  # a reconnect: nothing twice
     assert sorted(Server.objects.values_list("name", flat=True)) == ["Pixel Pals", "Retro Arcade"]
     assert AuditEntry.objects.filter(action="server.join").count() == 1
     assert Channel.objects.filter(server=server).count() == 2  # the known server's channels reported too
@@ -177,14 +180,14 @@ def test_another_teams_server_is_left_alone(server, other_server, installation, 
     bot = _bot(installation)
     guild = build_guild(bot._connection, OTHER_TEAMS_GUILD_ID, "Synth Lab", text_channels=[(LOBBY, "lobby")])
     with caplog.at_level(logging.WARNING):
-        async_to_sync(bot.on_guild_join)(guild)
+        on_a_loop_of_its_own(bot.on_guild_join, guild)
     assert "another team" in caplog.text
     other_server.refresh_from_db()
     assert (other_server.name, other_server.team.name) == ("Synth Lab", "Synth staff")
     assert not Channel.objects.exists() and not AuditEntry.objects.filter(action__startswith="server.").exists()
     # … and the bot does not answer there with that team's memory.
     mention = message_in(bot._connection, guild.get_channel(LOBBY), f"<@{BOT_ID}> hi", mentions=(LOREKEEPER,))
-    assert async_to_sync(answer_message)(mention, bot_user_id=BOT_ID, team_id=installation.team_id) == []
+    assert on_a_loop_of_its_own(answer_message, mention, bot_user_id=BOT_ID, team_id=installation.team_id) == []
     assert model.chat_calls == 0
 
 
@@ -193,7 +196,7 @@ def test_a_guild_remove_marks_the_server_as_left_keeping_its_memory_and_a_rejoin
     make_fact(server, key="raid_time", content="Raids start at 8 pm.")
     bot = _bot(installation)
     guild = _arcade(bot._connection)
-    async_to_sync(bot.on_guild_remove)(guild)
+    on_a_loop_of_its_own(bot.on_guild_remove, guild)
 
     server.refresh_from_db()
     assert server.left_at is not None
@@ -204,10 +207,10 @@ def test_a_guild_remove_marks_the_server_as_left_keeping_its_memory_and_a_rejoin
     page = client.get("/").content.decode()
     assert f"left {server.left_at:%Y-%m-%d}" in page
 
-    async_to_sync(bot.on_guild_remove)(guild)  # told twice: one audit row
+    on_a_loop_of_its_own(bot.on_guild_remove, guild)  # told twice: one audit row
     assert AuditEntry.objects.filter(action="server.leave").count() == 1
 
-    async_to_sync(bot.on_guild_join)(guild)
+    on_a_loop_of_its_own(bot.on_guild_join, guild)
     server.refresh_from_db()
     assert server.left_at is None and Server.objects.count() == 1
     assert AuditEntry.objects.filter(action="server.rejoin").count() == 1

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import discord
 import pytest
-from asgiref.sync import async_to_sync
 from discord.state import ConnectionState
 
 from memory.bot.discord import (
@@ -19,6 +18,7 @@ from memory.bot.discord import (
 )
 from memory.models import Channel
 from teams.services import discord_bot_register
+from tests.discord_world import on_a_loop_of_its_own
 
 GUILD_ID = 100000000000000001  # the guild of the `server` fixture
 GENERAL, MODS, LOBBY, ANNOUNCEMENTS, CATEGORY, STAFF_CATEGORY, IN_STAFF = (
@@ -154,7 +154,7 @@ def _role_update(guild: discord.Guild, permissions: int, role_id: int = GUILD_ID
 def test_when_everyone_loses_view_channel_every_channel_is_reported_again_as_private(server, bot):
     guild = make_guild()
     guild_channels_report(str(GUILD_ID), server.team_id, reported_channels(guild))
-    async_to_sync(bot.on_guild_role_update)(*_role_update(guild, NO_VIEW))
+    on_a_loop_of_its_own(bot.on_guild_role_update, *_role_update(guild, NO_VIEW))
     public = set(Channel.objects.filter(server=server, public=True).values_list("channel_id", flat=True))
     assert public == {str(ANNOUNCEMENTS)}
 
@@ -165,14 +165,14 @@ def test_another_roles_change_reports_nothing(server, bot):
     moderators = 333000000000000001
     guild._add_role(discord.Role(guild=guild, state=guild._state, data={**everyone_role(VIEW), "id": str(moderators),
                                                                         "name": "Moderators"}))
-    async_to_sync(bot.on_guild_role_update)(*_role_update(guild, NO_VIEW, role_id=moderators))
+    on_a_loop_of_its_own(bot.on_guild_role_update, *_role_update(guild, NO_VIEW, role_id=moderators))
     assert not Channel.objects.exists()
 
 
 @IN_DATABASE_THREADS
 def test_a_category_update_reports_its_channels(server, bot):
     guild = make_guild()
-    async_to_sync(bot.on_guild_channel_update)(item(guild, STAFF_CATEGORY), item(guild, STAFF_CATEGORY))
+    on_a_loop_of_its_own(bot.on_guild_channel_update, item(guild, STAFF_CATEGORY), item(guild, STAFF_CATEGORY))
     assert list(Channel.objects.values_list("channel_id", "public")) == [(str(IN_STAFF), False)]
 
 
@@ -183,7 +183,7 @@ def test_a_channel_made_public_is_reported_with_its_threads(server, bot):
     mods = item(guild, MODS)
     opened = discord.TextChannel(state=guild._state, guild=guild, data=text_channel(MODS, "mod-chat"))
     guild._add_channel(opened)
-    async_to_sync(bot.on_guild_channel_update)(mods, opened)
+    on_a_loop_of_its_own(bot.on_guild_channel_update, mods, opened)
     rows = dict(Channel.objects.filter(channel_id__in=[str(MODS), str(THREAD_IN_MODS)])
                 .values_list("channel_id", "public"))
     assert rows == {str(MODS): True, str(THREAD_IN_MODS): True}
