@@ -25,8 +25,8 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 # Every module of bench/ is one of these, a helper (a name starting with "_" or "run_"), or in NOT_SCRIPTS;
 # tests/bench checks it, so a new bench cannot be left out.
-SCRIPTS = ("consolidation", "context", "dedupe", "home_and_auth", "learning", "load", "many", "memory_page",
-           "retrieval", "scenarios", "semantic")
+SCRIPTS = ("consolidation", "context", "dedupe", "discord", "home_and_auth", "learning", "load", "many",
+           "memory_page", "retrieval", "scenarios", "semantic")
 # Data sets the benches read (`python -m bench.<name>` checks each one's invariants): bench.retrieval reads
 # retrieval_data and retrieval_natural_data, bench.dedupe dedupe_data.
 NOT_SCRIPTS = ("dedupe_data", "retrieval_data", "retrieval_natural_data")

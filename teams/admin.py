@@ -1,4 +1,4 @@
-"""Django admin for teams, memberships, servers, bot tokens and the audit log.
+"""Django admin for teams, memberships, servers, Discord bots, bot tokens and the audit log.
 
 Every change that moves permissions goes through teams.services, so guardian's
 object permissions follow memberships whether a change is made here or in code.
@@ -11,8 +11,15 @@ from django.db.models import Count
 from django.utils import timezone
 from guardian.admin import GuardedModelAdmin
 
-from .models import AuditEntry, BotToken, Membership, Server, Team
-from .services import bot_token_issue, bot_token_revoke, membership_add, membership_remove, server_sync_permissions
+from .models import AuditEntry, BotToken, DiscordBot, Membership, Server, Team
+from .services import (
+    audit_record,
+    bot_token_issue,
+    bot_token_revoke,
+    membership_add,
+    membership_remove,
+    server_sync_permissions,
+)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -94,14 +101,31 @@ class ServerAdmin(GuardedModelAdmin):
     """Object permissions (configure_server) are granted per user on the server's "Object permissions" page.
     memory.admin registers its own subclass in this one's place: deleting a server wipes its memory first."""
 
-    list_display = ["name", "guild_id", "team", "created_at"]
-    list_filter = ["team"]
+    list_display = ["name", "guild_id", "team", "created_at", "left_at"]
+    list_filter = ["team", ("left_at", admin.EmptyFieldListFilter)]
     search_fields = ["name", "guild_id", "team__name"]
     autocomplete_fields = ["team"]
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
         server_sync_permissions(server=obj)
+
+
+@admin.register(DiscordBot)
+class DiscordBotAdmin(admin.ModelAdmin):
+    """The bot installations `manage.py runbot` finds by the application id Discord reports; the guilds a bot is
+    in become servers of its team. `runbot --team NAME` adds one itself."""
+
+    list_display = ["application_id", "team", "created_at"]
+    list_filter = ["team"]
+    search_fields = ["application_id", "team__name"]
+    autocomplete_fields = ["team"]
+    readonly_fields = ["created_at"]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        audit_record(actor=request.user, action="discord_bot.change" if change else "discord_bot.register",
+                     target_ids=[obj.pk], result=f"application {obj.application_id}, team {obj.team.name}")
 
 
 @admin.register(BotToken)

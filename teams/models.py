@@ -1,4 +1,4 @@
-"""Teams, their members, the Discord servers they own, bot tokens and the audit log."""
+"""Teams, their members, the Discord servers they own, their Discord bots, bot tokens and the audit log."""
 
 from __future__ import annotations
 
@@ -46,6 +46,8 @@ class Server(models.Model):
     # PROTECT: deleting a team must never silently take its servers' memory with it.
     team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="servers")
     created_at = models.DateTimeField(auto_now_add=True)
+    # Set when the team's Discord bot was removed from the guild; its memory is kept, and a rejoin clears it.
+    left_at = models.DateTimeField(null=True, blank=True, help_text="When the team's Discord bot left the guild.")
 
     class Meta:
         ordering = ["name"]
@@ -59,6 +61,28 @@ class Server(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class DiscordBot(models.Model):
+    """A Discord bot installation (`manage.py runbot`): one Discord application, run for one team. The guilds it
+    is in become that team's servers (memory.bot.discord_servers)."""
+
+    team = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="discord_bots")
+    application_id = models.CharField(
+        "application id", max_length=20, unique=True,
+        help_text="The bot's Discord application id (Developer Portal → your app → General Information).")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["team__name", "application_id"]
+        verbose_name = "Discord bot"
+        constraints = [
+            models.CheckConstraint(condition=Q(application_id__regex=SNOWFLAKE_REGEX),
+                                   name="discord_bot_application_id_is_snowflake"),
+        ]
+
+    def __str__(self) -> str:
+        return f"application {self.application_id} ({self.team})"
 
 
 class ServerUserObjectPermission(UserObjectPermissionBase):

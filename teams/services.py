@@ -1,21 +1,26 @@
-"""Every write to teams, memberships, servers, permissions, bot tokens and the audit log."""
+"""Every write to teams, memberships, servers, permissions, Discord bots, bot tokens and the audit log."""
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from guardian.shortcuts import assign_perm, remove_perm
 
-from .models import AuditEntry, BotToken, Membership, Server, ServerUserObjectPermission, Team
+from .models import AuditEntry, BotToken, DiscordBot, Membership, Server, ServerUserObjectPermission, Team
 from .permissions import CONFIGURE_SERVER, VIEW_SERVER
 
 BOT_TOKEN_PREFIX = "lk_"
+SERVER_NAME_MAX = 100  # Server.name
+
+logger = logging.getLogger(__name__)
 
 
 # Audit -----------------------------------------------------------------------
@@ -36,6 +41,17 @@ def audit_changes_text(changes: Iterable[dict[str, str]]) -> str:
     """The changes as one line ("Label: old → new; API key: changed"), for the result column and the admin."""
     return "; ".join(f"{change['field']}: {change['said']}" if "said" in change
                      else f"{change['field']}: {change['old']} → {change['new']}" for change in changes)
+
+
+def discord_user_label(user_id: str, name: str) -> str:
+    """Who did it, for an audit row or a fact version, when a Discord user did it (a staff slash command): no
+    panel account is theirs, so the row names them as Discord showed them, with their id."""
+    return f"Discord user {name} ({user_id})"
+
+
+def discord_bot_label(bot: DiscordBot) -> str:
+    """The actor of what a Discord bot did by itself (a server it joined or left)."""
+    return f"Discord bot {bot.application_id}"
 
 
 def audit_record(
@@ -174,3 +190,91 @@ def bot_token_mark_used(*, token: BotToken) -> None:
     now = timezone.now()
     if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:
         BotToken.objects.filter(pk=token.pk).update(last_used_at=now)
+
+
+# Discord bots and the servers they join -------------------------------------------
+
+
+@transaction.atomic
+def discord_bot_register(*, team: Team, application_id: str) -> DiscordBot:
+    """The team's bot installation for this Discord application: the one registered (for this team), or a new
+    one, audited. An application registered for another team is refused (ValidationError), nothing changed."""
+    bot = DiscordBot.objects.select_related("team").filter(application_id=application_id).first()
+    if bot is not None:
+        if bot.team_id != team.pk:
+            raise ValidationError(f"Discord application {application_id} is registered for team {bot.team}; run "
+                                  f"the bot with --team {bot.team} or change the team in admin (Discord bots).")
+        return bot
+    bot = DiscordBot(team=team, application_id=application_id)
+    bot.full_clean()
+    bot.save()
+    audit_record(actor=None, actor_label=discord_bot_label(bot), action="discord_bot.register",
+                 target_ids=[bot.pk], result=f"team {team.name}")
+    return bot
+
+
+class GuildJoin:
+    """What joining a guild did to its server: created it, cleared its left mark, found it as it was, or found it
+    owned by another team (left alone)."""
+
+    CREATED = "created"
+    REJOINED = "rejoined"
+    KNOWN = "known"
+    OTHER_TEAM = "other team"
+
+
+@dataclass(frozen=True)
+class GuildJoined:
+    outcome: str
+    server: Server | None  # None: the guild is another team's server
+
+
+def _guild_name(name: str, guild_id: str) -> str:
+    # PostgreSQL refuses NUL; Discord's names are 2-100 characters, but a missing one must not stop the join.
+    return name.replace("\x00", "").strip()[:SERVER_NAME_MAX] or f"Discord server {guild_id}"
+
+
+def server_join_by_bot(*, bot: DiscordBot, guild_id: str, name: str) -> GuildJoined:
+    """The bot is in the guild: a guild without a server becomes the bot's team's server (named as in Discord), a
+    server marked as left is back; both audited as the bot. Another team's server is left alone (logged)."""
+    try:
+        with transaction.atomic():
+            return _server_join(bot=bot, guild_id=guild_id, name=name)
+    except IntegrityError:  # another bot process created it first: take it as found
+        with transaction.atomic():
+            return _server_join(bot=bot, guild_id=guild_id, name=name)
+
+
+def _server_join(*, bot: DiscordBot, guild_id: str, name: str) -> GuildJoined:
+    server = Server.objects.select_for_update().filter(guild_id=guild_id).first()
+    if server is not None and server.team_id != bot.team_id:
+        logger.warning("Guild %s is a server of another team (%s); Discord bot %s leaves it alone.", guild_id,
+                       server.team_id, bot.application_id)
+        return GuildJoined(GuildJoin.OTHER_TEAM, None)
+    if server is None:
+        server = server_create(team=bot.team, guild_id=guild_id, name=_guild_name(name, guild_id))
+        audit_record(actor=None, actor_label=discord_bot_label(bot), action="server.join", server=server,
+                     target_ids=[server.pk], result=f"Added for team {bot.team.name}: the bot joined the guild.")
+        return GuildJoined(GuildJoin.CREATED, server)
+    if server.left_at is None:
+        return GuildJoined(GuildJoin.KNOWN, server)
+    left_at, server.left_at = server.left_at, None
+    server.save(update_fields=["left_at"])
+    audit_record(actor=None, actor_label=discord_bot_label(bot), action="server.rejoin", server=server,
+                 target_ids=[server.pk], changes=[audit_change("Left the guild", f"{left_at:%Y-%m-%d %H:%M} UTC",
+                                                               "no")])
+    return GuildJoined(GuildJoin.REJOINED, server)
+
+
+@transaction.atomic
+def server_leave_by_bot(*, bot: DiscordBot, guild_id: str) -> Server | None:
+    """The bot was removed from the guild: its server (of the bot's team) is marked as left, audited; memory is
+    kept and nothing is deleted. None when the guild is no server of the team or was already left."""
+    server = Server.objects.select_for_update().filter(guild_id=guild_id, team_id=bot.team_id).first()
+    if server is None or server.left_at is not None:
+        return None
+    server.left_at = timezone.now()
+    server.save(update_fields=["left_at"])
+    audit_record(actor=None, actor_label=discord_bot_label(bot), action="server.leave", server=server,
+                 target_ids=[server.pk], result="The bot left the guild; the memory is kept.")
+    return server

@@ -113,6 +113,9 @@ LOREKEEPER_API_REQUESTS_PER_MINUTE = int(os.environ.get("LOREKEEPER_API_REQUESTS
 DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_MESSAGES_BODY_BYTES + 64 * 1024
 # How long a model endpoint may take to answer one call before the reply fails with 503.
 LOREKEEPER_MODEL_TIMEOUT_S = float(os.environ.get("LOREKEEPER_MODEL_TIMEOUT_S", "60"))
+# Messages `manage.py runbot` handles at once (of different channels; one channel's wait their turn). The bot holds
+# one database connection more than this (memory.bot.discord_concurrency): size the database for it.
+LOREKEEPER_DISCORD_CONCURRENCY = int(os.environ.get("LOREKEEPER_DISCORD_CONCURRENCY", "8"))
 
 
 def database_config(url: str) -> dict:

@@ -1,12 +1,14 @@
 """The Discord bot (`manage.py runbot`): answers members through the reply pipeline, in this process, and
 reports each server's channels and threads, with whether @everyone can view them, so the panel can show their
-names and what the bot learns in them takes the right audience. Its slash commands are in
-memory.bot.discord_commands.
+names and what the bot learns in them takes the right audience. It runs for one team (its installation,
+memory.bot.discord_servers): the guilds it is in become that team's servers by themselves. Its slash commands are
+in memory.bot.discord_commands.
 
 The decisions (should the bot answer, what it sends to the pipeline, how a long reply is cut) are plain
 functions over discord.py objects, so they are tested without a network; the client only wires them to
 Discord's events. Django's ORM is synchronous: every database call goes through `_in_django`, which runs it
-in the one thread asgiref keeps for thread-sensitive code, so the event loop never blocks on it.
+in the adapter's database threads (memory.bot.discord_concurrency), so the event loop never blocks on it and
+messages of different channels are answered at once, those of one channel in order.
 """
 
 from __future__ import annotations
@@ -19,15 +21,16 @@ from dataclasses import dataclass
 
 import discord
 from discord import app_commands
-from django.db import close_old_connections
 
 from memory.configuration.directory import ReportedChannel, SeenMember, channels_forget, channels_report
 from memory.configuration.selectors import ai_settings_for_server
 from memory.learning.ingest import IngestedMessage, messages_ingest
-from teams.models import Server
+from teams.models import DiscordBot, Server, Team
 
-from .discord_commands import in_django as _in_django
 from .discord_commands import memory_commands
+from .discord_concurrency import ChannelLanes, discord_concurrency
+from .discord_concurrency import in_django as _in_django
+from .discord_servers import guild_join, guild_leave, guild_server, installation_resolve
 from .exchanges import MENTIONS_MAX, MESSAGE_MAX_LENGTH, IncomingMessage
 from .reply import HistoryMessage, ReplyFailed, reply_to_message
 
@@ -227,10 +230,10 @@ class ReplyTarget:
     learn_channel_ids: frozenset[str] = frozenset()
 
 
-def reply_target_for_guild(guild_id: str) -> ReplyTarget | None:
-    """The server of the guild, its reply channels and the channels it learns from, or None when no team has added
-    the guild."""
-    server = Server.objects.filter(guild_id=guild_id).first()
+def reply_target_for_guild(guild_id: str, team_id: int) -> ReplyTarget | None:
+    """The team's server of the guild, its reply channels and the channels it learns from, or None when the guild
+    is no server of the team."""
+    server = guild_server(guild_id, team_id)
     if server is None:
         return None
     ai_settings = ai_settings_for_server(server)
@@ -260,14 +263,14 @@ def reply_text(*, server: Server, message: IncomingMessage, history: list[Histor
         return ai_settings_for_server(server).fallback_text if isinstance(failure, ReplyTimedOut) else ""
 
 
-def guild_channels_report(guild_id: str, channels: list[ReportedChannel]) -> int | None:
-    """Store the channels of a known guild; None (nothing stored) for a guild without a server."""
-    server = Server.objects.filter(guild_id=guild_id).first()
+def guild_channels_report(guild_id: str, team_id: int, channels: list[ReportedChannel]) -> int | None:
+    """Store the channels of a guild of the team; None (nothing stored) for a guild that is no server of it."""
+    server = guild_server(guild_id, team_id)
     return None if server is None else channels_report(server=server, channels=channels)
 
 
-def guild_channels_forget(guild_id: str, channel_ids: list[str]) -> None:
-    server = Server.objects.filter(guild_id=guild_id).first()
+def guild_channels_forget(guild_id: str, team_id: int, channel_ids: list[str]) -> None:
+    server = guild_server(guild_id, team_id)
     if server is not None:
         channels_forget(server=server, channel_ids=channel_ids)
 
@@ -300,28 +303,38 @@ async def post_reply(message: discord.Message, reply: str) -> list[str]:
     return posted
 
 
-async def handle_message(message: discord.Message, *, bot_user_id: int) -> list[str]:
+async def message_in_turn(lanes: ChannelLanes, message: discord.Message, *, bot_user_id: int, team_id: int
+                          ) -> list[str]:
+    """What the gateway's message event runs: handle_message in the message's channel's turn (the lanes say when);
+    returns what was posted."""
+    if message.guild is None:
+        return []
+    async with lanes.turn(str(message.channel.id)):
+        return await handle_message(message, bot_user_id=bot_user_id, team_id=team_id)
+
+
+async def handle_message(message: discord.Message, *, bot_user_id: int, team_id: int) -> list[str]:
     """Keep the message to learn from when its channel is one the server learns from (every message there, the
     bot's own as context), then answer it when the bot should; returns what was posted."""
     if message.guild is None:
         return []
-    target = await _in_django(reply_target_for_guild)(str(message.guild.id))
+    target = await _in_django(reply_target_for_guild)(str(message.guild.id), team_id)
     if target is None:
         return []
     learned = message_to_ingest(message, target.learn_channel_ids)
     if learned is not None:
         await _in_django(message_learn)(server=target.server, message=learned)
-    return await answer_message(message, bot_user_id=bot_user_id, target=target)
+    return await answer_message(message, bot_user_id=bot_user_id, team_id=team_id, target=target)
 
 
-async def answer_message(message: discord.Message, *, bot_user_id: int, target: ReplyTarget | None = None
-                         ) -> list[str]:
+async def answer_message(message: discord.Message, *, bot_user_id: int, team_id: int,
+                         target: ReplyTarget | None = None) -> list[str]:
     """Answer the message when the bot should (see should_answer); returns what was posted, [] for nothing.
     `target`: the guild's server as handle_message read it (read here when not given)."""
     if message.guild is None or message.author.bot:
         return []  # spared a database query: the bot never answers these
     if target is None:
-        target = await _in_django(reply_target_for_guild)(str(message.guild.id))
+        target = await _in_django(reply_target_for_guild)(str(message.guild.id), team_id)
     reply_channel_ids = target.reply_channel_ids if target is not None else None
     if not should_answer(message, bot_user_id=bot_user_id, reply_channel_ids=reply_channel_ids):
         return []
@@ -332,16 +345,26 @@ async def answer_message(message: discord.Message, *, bot_user_id: int, target: 
     return await post_reply(message, reply)
 
 
-async def report_channels(guild: discord.Guild, channels: Iterable[object]) -> None:
+async def report_channels(guild: discord.Guild, channels: Iterable[object], team_id: int) -> None:
     reported = [channel for channel in map(reported_channel, channels) if channel is not None]
     if reported:
-        await _in_django(guild_channels_report)(str(guild.id), reported)
+        await _in_django(guild_channels_report)(str(guild.id), team_id, reported)
+
+
+async def guild_arrived(bot: DiscordBot, guild: discord.Guild) -> Server | None:
+    """The bot is in the guild: its server (created for the bot's team when new, back when it had left) and its
+    channels reported; None for another team's server, which is left alone."""
+    server = await _in_django(guild_join)(bot=bot, guild_id=str(guild.id), name=guild.name)
+    if server is not None:
+        await _in_django(guild_channels_report)(str(guild.id), bot.team_id, reported_channels(guild))
+    return server
 
 
 class LorekeeperBot(discord.Client):
-    """The Discord client. Each handler starts with a usable database connection, as a web request would."""
+    """The Discord client, run for one team: `team` (runbot --team), or the team its application is registered
+    for in admin. Each handler's database work runs in the adapter's database threads."""
 
-    def __init__(self) -> None:
+    def __init__(self, team: Team | None = None) -> None:
         # The bot never joins voice, so discord.py's warnings about missing voice libraries are only noise.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         # The model writes the replies: it may name members, but never ping everyone or a role.
@@ -349,62 +372,73 @@ class LorekeeperBot(discord.Client):
             everyone=False, roles=False, users=True, replied_user=False))
         self.tree = app_commands.CommandTree(self)
         self.tree.add_command(memory_commands)
+        self.team = team
+        self.installation: DiscordBot | None = None
+        self.lanes = ChannelLanes(discord_concurrency())
+
+    @property
+    def team_id(self) -> int | None:
+        """The team the bot runs for (None until login found its installation)."""
+        return self.installation.team_id if self.installation is not None else None
 
     async def setup_hook(self) -> None:
-        """Tell Discord about the slash commands (/memory me, /memory forget-me) before connecting; the same
-        list each time, so this is idempotent. Without it the bot still answers messages."""
+        """After login, before the gateway: the installation of the application id Discord reported
+        (InstallationRefused ends the run, saying why), then the slash commands told to Discord (the same list
+        each time, so this is idempotent; without them the bot still answers messages)."""
+        self.installation = await _in_django(installation_resolve)(application_id=str(self.application_id),
+                                                                   team=self.team)
+        logger.info("Running as Discord bot %s for team %s.", self.application_id, self.installation.team)
         try:
             await self.tree.sync()
         except discord.HTTPException as error:
             logger.warning("Could not register the slash commands with Discord: %s", error)
 
-    async def _fresh_connection(self) -> None:
-        await _in_django(close_old_connections)()
-
     async def on_ready(self) -> None:
         logger.info("Connected to Discord as %s, in %d server(s).", self.user, len(self.guilds))
         for guild in self.guilds:
-            await self.on_guild_join(guild)
+            try:
+                await guild_arrived(self.installation, guild)
+            except Exception:  # noqa: BLE001 - one guild's failure must not keep the others unregistered
+                logger.exception("Could not register guild %s", guild.id)
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
-        await self._fresh_connection()
-        await _in_django(guild_channels_report)(str(guild.id), reported_channels(guild))
+        await guild_arrived(self.installation, guild)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await _in_django(guild_leave)(bot=self.installation, guild_id=str(guild.id))
 
     async def on_guild_channel_create(self, channel: discord.abc.GuildChannel) -> None:
-        await self._fresh_connection()
-        await report_channels(channel.guild, channels_changed_with(channel))
+        await report_channels(channel.guild, channels_changed_with(channel), self.team_id)
 
     async def on_guild_channel_update(self, before: discord.abc.GuildChannel,
                                       after: discord.abc.GuildChannel) -> None:
         await self.on_guild_channel_create(after)
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        await self._fresh_connection()
-        await _in_django(guild_channels_forget)(str(channel.guild.id), [str(channel.id)])
+        await _in_django(guild_channels_forget)(str(channel.guild.id), self.team_id, [str(channel.id)])
 
     async def on_thread_create(self, thread: discord.Thread) -> None:
-        await self._fresh_connection()
-        await report_channels(thread.guild, [thread])
+        await report_channels(thread.guild, [thread], self.team_id)
 
     async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
         await self.on_thread_create(after)
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        await self._fresh_connection()
-        await _in_django(guild_channels_forget)(str(payload.guild_id), [str(payload.thread_id)])
+        await _in_django(guild_channels_forget)(str(payload.guild_id), self.team_id, [str(payload.thread_id)])
 
     async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
         """@everyone's own permissions changed: any channel may have become public or private."""
         if after.is_default():
-            await self.on_guild_join(after.guild)
+            await _in_django(guild_channels_report)(str(after.guild.id), self.team_id,
+                                                    reported_channels(after.guild))
 
     async def on_message(self, message: discord.Message) -> None:
-        if self.user is None:
+        if self.user is None or self.installation is None:
             return
-        await self._fresh_connection()
-        await handle_message(message, bot_user_id=self.user.id)
+        await message_in_turn(self.lanes, message, bot_user_id=self.user.id, team_id=self.installation.team_id)
 
 
-def run_bot(token: str) -> None:
-    """Connect and answer until interrupted. Logging goes through Django's LOGGING, not discord.py's own."""
-    LorekeeperBot().run(token, log_handler=None)
+def run_bot(token: str, team: Team | None = None) -> None:
+    """Connect and answer until interrupted, for `team` or the team the application is registered for (raises
+    InstallationRefused when there is none). Logging goes through Django's LOGGING, not discord.py's own."""
+    LorekeeperBot(team).run(token, log_handler=None)

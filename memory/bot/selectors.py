@@ -20,7 +20,11 @@ from memory.retrieval.shown_facts import CONTEXT_COLUMNS, facts_from_rows
 from teams.models import BotToken, Server
 from teams.selectors import ACTIVE_TOKEN_COLUMNS
 
-_SERVER_COLUMNS = columns(Server, "s")
+# Not when the server was added or when its Discord bot left it: no call reads them on its way, and the statements
+# below must stay under psycopg's cache limit. Read when asked (deferred fields).
+_SERVER_OFF_HOT_PATH_FIELDS = {"created_at", "left_at"}
+_SERVER_COLUMNS = columns(Server, "s", tuple(field.attname for field in Server._meta.concrete_fields
+                                             if field.attname not in _SERVER_OFF_HOT_PATH_FIELDS))
 # Not what no call naming a guild reads on its way: the words index's language (the words search reads it in its own
 # statement, memory.retrieval.words), the learning run's settings (memory.learning reads them itself), how long
 # exchange logs are kept (the daily trim), what forget-me does (one query more on that rare call) and where the

@@ -112,8 +112,9 @@ def fact_create(
         fact_and_version_insert(fact, version, also(fact) if also is not None else ())
         _queue_embedding(fact)
         if author.kind == AuthorKind.STAFF:
+            # Staff without a panel account (on Discord) are named as the version names them.
             audit_record(actor=author.user, server=server, action="fact.create", target_ids=[fact.number], count=1,
-                         fact_version=fact.version)
+                         fact_version=fact.version, actor_label=by.label if author.user is None else "")
     return fact
 
 
@@ -397,13 +398,16 @@ def fact_version_undo(*, version: FactVersion, actor: AbstractBaseUser) -> Fact:
 
 
 @transaction.atomic
-def fact_retract_by_staff(*, fact: Fact, reason: str, actor: AbstractBaseUser) -> Fact:
+def fact_retract_by_staff(*, fact: Fact, reason: str, actor: AbstractBaseUser | None, by: Actor | None = None
+                          ) -> Fact:
     """Staff retract a fact in force from its row, as the bot can (Ledger and up: the page offers it there);
-    audited, and kept as a version with the reason."""
+    audited, and kept as a version with the reason. `by`: staff without a panel account (Actor.discord_user)."""
     reason = clean_text(reason).strip()
     if not reason:
         raise ValidationError({"reason": "Say why the fact no longer holds; the reason stays on its page."})
-    retracted = fact_retract(fact=fact, reason=reason, by=Actor.staff(actor))
+    by = by or Actor.staff(actor)
+    retracted = fact_retract(fact=fact, reason=reason, by=by)
     audit_record(actor=actor, server=retracted.server, action="fact.retract", target_ids=[retracted.number],
-                 count=1, result=reason[:200], fact_version=retracted.version)
+                 count=1, result=reason[:200], fact_version=retracted.version,
+                 actor_label=by.label if actor is None else "")
     return retracted

@@ -11,6 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from memory.models import ActorKind, Exchange, Fact, FactVersion
+from teams.services import discord_user_label
 
 # What a version keeps of a fact: the fields a person reads on its page, and that an undo may put back.
 TRACKED_FIELDS = ("key", "content", "confidence", "importance", "kind", "audience", "source_channel_id", "pinned",
@@ -32,6 +33,11 @@ class Actor:
     @classmethod
     def staff(cls, user: AbstractBaseUser | None) -> Actor:
         return cls(kind=ActorKind.STAFF, user=user, label=user.get_username() if user is not None else "staff")
+
+    @classmethod
+    def discord_user(cls, user_id: str, name: str) -> Actor:
+        """Staff on Discord (a staff slash command): no panel account, named as Discord showed them."""
+        return cls(kind=ActorKind.STAFF, label=discord_user_label(user_id, name))
 
     @classmethod
     def bot(cls, exchange: Exchange | None, member_id: str = "") -> Actor:

@@ -9,13 +9,11 @@ end-to-end tests drive the bot's message handler against the real reply pipeline
 from __future__ import annotations
 
 import io
-import itertools
 import logging
 from dataclasses import dataclass
 
 import discord
 import pytest
-from asgiref.sync import async_to_sync
 from discord.state import ConnectionState
 from django.core.exceptions import ValidationError
 from django.core.management import call_command
@@ -23,7 +21,6 @@ from django.core.management.base import CommandError
 
 from memory.bot.discord import (
     answer_message,
-    bot_intents,
     guild_channels_report,
     handle_message,
     history_entries,
@@ -36,9 +33,21 @@ from memory.bot.discord import (
 from memory.configuration.directory import ReportedChannel, SeenMember, channels_forget, channels_report
 from memory.configuration.services import ChannelRule, ai_settings_update, model_endpoint_set
 from memory.models import Channel, ChannelMessage, Exchange, ExchangeStatus, ModelPurpose
+from tests.discord_world import (
+    on_a_loop_of_its_own,
+    ANN,
+    BOB,
+    BOT_ID,
+    DICE_BOT,
+    LOREKEEPER,
+    Person,
+    build_guild,
+    discord_state,
+    message_in,
+)
+from teams.models import Team
 from tests.model_server import FakeModelServer, Status, answer
 
-BOT_ID = 900000000000000001
 GUILD_ID = 100000000000000001  # the guild of the `server` fixture
 UNKNOWN_GUILD_ID = 100000000000000099  # no team has added it
 GENERAL = 111000000000000001  # the reply channel
@@ -47,74 +56,9 @@ CATEGORY = 111000000000000003
 VOICE = 111000000000000004
 THREAD_IN_GENERAL = 222000000000000001
 THREAD_IN_CHATTER = 222000000000000002
-TIMESTAMP = "2025-01-01T12:00:00+00:00"
-
-_message_ids = itertools.count(333000000000000001)
-
-
-@dataclass(frozen=True)
-class Person:
-    id: int
-    username: str
-    nick: str | None = None
-    bot: bool = False
-
-    def user_payload(self) -> dict:
-        return {"id": str(self.id), "username": self.username, "discriminator": "0", "avatar": None,
-                "global_name": None, "bot": self.bot}
-
-
-ANN = Person(444000000000000001, "ann", nick="Annie")
-BOB = Person(444000000000000002, "bob")
-DICE_BOT = Person(555000000000000001, "dicebot", bot=True)
-LOREKEEPER = Person(BOT_ID, "lorekeeper", bot=True)
-
-
-class _NotTyping:
-    async def __aenter__(self):
-        return self
-
-    async def __aexit__(self, *exc):
-        return False
-
-
-class _Recording:
-    """Replaces the network calls of a real channel: posts are recorded, history is replayed."""
-
-    def start_recording(self, earlier: list[discord.Message] | None = None):
-        self.sent: list[dict] = []
-        self.earlier = earlier or []
-        return self
-
-    async def send(self, content=None, **options):
-        self.sent.append({"content": content, **options})
-
-    async def history(self, *, limit=100, before=None, **_):  # newest first, like Discord
-        newer_first = sorted(self.earlier, key=lambda message: message.id, reverse=True)
-        for message in [m for m in newer_first if before is None or m.id < before.id][:limit]:
-            yield message
-
-    def typing(self):
-        return _NotTyping()
-
-
-class RecordingTextChannel(_Recording, discord.TextChannel):
-    pass
-
-
-class RecordingThread(_Recording, discord.Thread):
-    pass
-
-
-def _text_channel_payload(channel_id: int, name: str, guild_id: int = GUILD_ID) -> dict:
-    return {"id": str(channel_id), "type": 0, "name": name, "position": 0, "guild_id": str(guild_id)}
-
-
-def _thread_payload(thread_id: int, name: str, parent_id: int, guild_id: int = GUILD_ID) -> dict:
-    return {"id": str(thread_id), "type": 11, "name": name, "parent_id": str(parent_id), "owner_id": str(ANN.id),
-            "guild_id": str(guild_id), "message_count": 0, "member_count": 0,
-            "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "archive_timestamp": TIMESTAMP,
-                                "locked": False}}
+# The handler's database work runs in the adapter's own threads, each with its connection: the tests that drive it
+# commit what they set up, so those threads see it.
+IN_DATABASE_THREADS = pytest.mark.django_db(transaction=True)
 
 
 @dataclass
@@ -129,62 +73,23 @@ class World:
 
 
 def _guild(state: ConnectionState, guild_id: int, name: str) -> discord.Guild:
-    guild = discord.Guild(state=state, data={
-        "id": str(guild_id), "name": name, "roles": [], "members": [],
-        "channels": [
-            _text_channel_payload(GENERAL, "general", guild_id),
-            _text_channel_payload(CHATTER, "chatter", guild_id),
-            {"id": str(CATEGORY), "type": 4, "name": "Text channels", "position": 0},
-            {"id": str(VOICE), "type": 2, "name": "Lounge", "position": 1, "bitrate": 64000, "user_limit": 0},
-        ],
-        "threads": [_thread_payload(THREAD_IN_GENERAL, "tournament planning", GENERAL, guild_id),
-                    _thread_payload(THREAD_IN_CHATTER, "off topic", CHATTER, guild_id)],
-    })
-    # Swap the message channels for recording ones (same payloads, same guild).
-    for channel_id, name in ((GENERAL, "general"), (CHATTER, "chatter")):
-        guild._add_channel(RecordingTextChannel(state=state, guild=guild,
-                                                data=_text_channel_payload(channel_id, name, guild_id))
-                           .start_recording())
-    for thread_id, name, parent in ((THREAD_IN_GENERAL, "tournament planning", GENERAL),
-                                    (THREAD_IN_CHATTER, "off topic", CHATTER)):
-        guild._add_thread(RecordingThread(guild=guild, state=state,
-                                          data=_thread_payload(thread_id, name, parent, guild_id)).start_recording())
-    state._add_guild(guild)
-    return guild
+    return build_guild(
+        state, guild_id, name, text_channels=[(GENERAL, "general"), (CHATTER, "chatter")],
+        threads=[(THREAD_IN_GENERAL, "tournament planning", GENERAL), (THREAD_IN_CHATTER, "off topic", CHATTER)],
+        other_channels=[{"id": str(CATEGORY), "type": 4, "name": "Text channels", "position": 0},
+                        {"id": str(VOICE), "type": 2, "name": "Lounge", "position": 1, "bitrate": 64000,
+                         "user_limit": 0}])
 
 
 @pytest.fixture
 def world() -> World:
-    state = ConnectionState(dispatch=lambda *args, **kwargs: None, handlers={}, hooks={}, http=None,
-                            intents=bot_intents())
-    state.user = discord.ClientUser(state=state, data=LOREKEEPER.user_payload())
+    state = discord_state()
     return World(state=state, guild=_guild(state, GUILD_ID, "Retro Arcade"),
                  unknown_guild=_guild(state, UNKNOWN_GUILD_ID, "Somebody else's server"))
 
 
-def make_message(world: World, channel, content: str, *, author: Person = ANN, mentions: tuple[Person, ...] = (),
-                 replying_to: discord.Message | None = None, mention_everyone: bool = False,
-                 message_type: int = 0) -> discord.Message:
-    data = {
-        "id": str(next(_message_ids)), "channel_id": str(channel.id), "type": message_type, "content": content,
-        "author": author.user_payload(), "mentions": [person.user_payload() for person in mentions],
-        "mention_roles": [], "attachments": [], "embeds": [], "timestamp": TIMESTAMP, "edited_timestamp": None,
-        "pinned": False, "mention_everyone": mention_everyone, "tts": False,
-    }
-    if getattr(channel, "guild", None) is not None:
-        data["guild_id"] = str(channel.guild.id)
-        data["member"] = {"nick": author.nick, "roles": [], "joined_at": TIMESTAMP, "deaf": False, "mute": False,
-                          "flags": 0}
-    if replying_to is not None:
-        data["message_reference"] = {"message_id": str(replying_to.id), "channel_id": str(channel.id),
-                                     "guild_id": data.get("guild_id")}
-        data["referenced_message"] = {
-            "id": str(replying_to.id), "channel_id": str(channel.id), "type": 0, "content": replying_to.content,
-            "author": LOREKEEPER.user_payload() if replying_to.author.id == BOT_ID else ANN.user_payload(),
-            "mentions": [], "attachments": [], "embeds": [], "timestamp": TIMESTAMP, "edited_timestamp": None,
-            "pinned": False, "mention_everyone": False, "tts": False,
-        }
-    return discord.Message(state=world.state, channel=channel, data=data)
+def make_message(world: World, channel, content: str, **options) -> discord.Message:
+    return message_in(world.state, channel, content, **options)
 
 
 REPLY_CHANNELS = frozenset({str(GENERAL)})
@@ -226,13 +131,13 @@ def test_it_never_answers_bots_including_itself(world):
 def test_it_ignores_a_guild_no_team_has_added(world, db):
     message = make_message(world, world.channel(GENERAL, world.unknown_guild), f"<@{BOT_ID}> hi",
                            mentions=(LOREKEEPER,))
-    assert reply_target_for_guild(str(UNKNOWN_GUILD_ID)) is None
+    assert reply_target_for_guild(str(UNKNOWN_GUILD_ID), 1) is None
     assert not should_answer(message, bot_user_id=BOT_ID, reply_channel_ids=None)
 
 
 def test_a_known_guild_gives_its_reply_channels(server, owner):
     _set_reply_channels(server, owner, [str(GENERAL)])
-    target = reply_target_for_guild(str(GUILD_ID))
+    target = reply_target_for_guild(str(GUILD_ID), server.team_id)
     assert (target.server, target.reply_channel_ids) == (server, frozenset({str(GENERAL)}))
 
 
@@ -385,7 +290,7 @@ def test_a_deleted_channel_takes_its_threads_with_it(world, server):
 
 
 def test_channels_of_a_guild_without_a_server_are_not_stored(world, server):
-    assert guild_channels_report(str(UNKNOWN_GUILD_ID), reported_channels(world.unknown_guild)) is None
+    assert guild_channels_report(str(UNKNOWN_GUILD_ID), server.team_id, reported_channels(world.unknown_guild)) is None
     assert not Channel.objects.exists()
 
 
@@ -415,9 +320,15 @@ def bot_server(server, owner, model_server):
 
 
 def _handle(message: discord.Message) -> list[str]:
-    return async_to_sync(answer_message)(message, bot_user_id=BOT_ID)
+    return on_a_loop_of_its_own(answer_message, message, bot_user_id=BOT_ID, team_id=_our_team_id())
 
 
+def _our_team_id() -> int:
+    """The team of the `server` fixture, which the bot runs for."""
+    return Team.objects.get(name="Arcade staff").pk
+
+
+@IN_DATABASE_THREADS
 def test_the_handler_answers_in_a_thread_through_the_pipeline_and_posts_in_2000_character_parts(
         world, bot_server, model_server):
     thread = world.channel(THREAD_IN_GENERAL)
@@ -447,12 +358,14 @@ def test_the_handler_answers_in_a_thread_through_the_pipeline_and_posts_in_2000_
                                                                            "when is the next one?")
 
 
+@IN_DATABASE_THREADS
 def test_the_handler_answers_every_message_in_the_reply_channel(world, bot_server, model_server):
     general = world.channel(GENERAL)
     assert _handle(make_message(world, general, "hello all")) == ["OK."]
     assert [sent["content"] for sent in general.sent] == ["OK."]
 
 
+@IN_DATABASE_THREADS
 def test_when_the_model_fails_nothing_is_posted_and_a_warning_is_logged(world, bot_server, model_server, caplog):
     general = world.channel(GENERAL)
     model_server.script = [Status(500)]
@@ -463,6 +376,7 @@ def test_when_the_model_fails_nothing_is_posted_and_a_warning_is_logged(world, b
     assert Exchange.objects.get(server=bot_server).status == ExchangeStatus.FAILED
 
 
+@IN_DATABASE_THREADS
 def test_without_a_reply_model_nothing_is_posted(world, server, owner, model_server):
     _set_reply_channels(server, owner, [str(GENERAL)])
     general = world.channel(GENERAL)
@@ -470,6 +384,7 @@ def test_without_a_reply_model_nothing_is_posted(world, server, owner, model_ser
     assert general.sent == [] and model_server.chat_calls == 0
 
 
+@IN_DATABASE_THREADS
 def test_an_empty_model_reply_posts_nothing(world, bot_server, model_server):
     model_server.script = [answer("")]
     general = world.channel(GENERAL)
@@ -477,6 +392,7 @@ def test_an_empty_model_reply_posts_nothing(world, bot_server, model_server):
     assert general.sent == [] and model_server.chat_calls == 1
 
 
+@IN_DATABASE_THREADS
 def test_the_handler_leaves_other_channels_bots_and_unknown_guilds_alone(world, bot_server, model_server):
     unknown_general = world.channel(GENERAL, world.unknown_guild)
     messages = [
@@ -503,9 +419,10 @@ def test_runbot_refuses_without_a_token(monkeypatch):
 
 
 def _handle_all(message: discord.Message) -> list[str]:
-    return async_to_sync(handle_message)(message, bot_user_id=BOT_ID)
+    return on_a_loop_of_its_own(handle_message, message, bot_user_id=BOT_ID, team_id=_our_team_id())
 
 
+@IN_DATABASE_THREADS
 def test_every_message_of_a_channel_the_server_learns_from_is_kept_the_bots_as_context(world, server, owner):
     ai_settings_update(server=server, actor=owner, learn_channel_ids=(str(CHATTER),))
     chatter = world.channel(CHATTER)
@@ -521,6 +438,7 @@ def test_every_message_of_a_channel_the_server_learns_from_is_kept_the_bots_as_c
         (str(messages[2].id), str(ANN.id), True, "pinned a message")]  # Discord's notice: context only
 
 
+@IN_DATABASE_THREADS
 def test_by_default_no_channel_is_learned_from(world, server):
     assert _handle_all(make_message(world, world.channel(CHATTER), "I main Samus.")) == []
     assert not ChannelMessage.objects.exists()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import discord
 import pytest
-from asgiref.sync import async_to_sync
 from discord.state import ConnectionState
 
 from memory.bot.discord import (
@@ -18,6 +17,8 @@ from memory.bot.discord import (
     reported_channels,
 )
 from memory.models import Channel
+from teams.services import discord_bot_register
+from tests.discord_world import on_a_loop_of_its_own
 
 GUILD_ID = 100000000000000001  # the guild of the `server` fixture
 GENERAL, MODS, LOBBY, ANNOUNCEMENTS, CATEGORY, STAFF_CATEGORY, IN_STAFF = (
@@ -121,7 +122,7 @@ def test_a_category_change_reaches_its_channels_and_a_channel_change_its_threads
 
 
 def test_the_report_stores_the_flags(server):
-    guild_channels_report(str(GUILD_ID), reported_channels(make_guild()))
+    guild_channels_report(str(GUILD_ID), server.team_id, reported_channels(make_guild()))
     public = set(Channel.objects.filter(server=server, public=True).values_list("channel_id", flat=True))
     assert public == {str(GENERAL), str(LOBBY), str(ANNOUNCEMENTS), str(THREAD_IN_GENERAL)}
 
@@ -130,15 +131,15 @@ def test_the_report_stores_the_flags(server):
 
 
 @pytest.fixture
-def bot(monkeypatch):
-    """The client without a connection; each handler's fresh database connection is the test's own."""
+def bot(server):
+    """The client without a connection, run for the server's team. Its handlers' database work runs in the adapter's
+    own threads: the tests using it commit what they set up (transaction=True), so those threads see it."""
     client = LorekeeperBot()
-
-    async def same_connection():
-        return None
-
-    monkeypatch.setattr(client, "_fresh_connection", same_connection)
+    client.installation = discord_bot_register(team=server.team, application_id="900000000000000002")
     return client
+
+
+IN_DATABASE_THREADS = pytest.mark.django_db(transaction=True)
 
 
 def _role_update(guild: discord.Guild, permissions: int, role_id: int = GUILD_ID) -> tuple[discord.Role, discord.Role]:
@@ -149,36 +150,40 @@ def _role_update(guild: discord.Guild, permissions: int, role_id: int = GUILD_ID
     return before, after
 
 
+@IN_DATABASE_THREADS
 def test_when_everyone_loses_view_channel_every_channel_is_reported_again_as_private(server, bot):
     guild = make_guild()
-    guild_channels_report(str(GUILD_ID), reported_channels(guild))
-    async_to_sync(bot.on_guild_role_update)(*_role_update(guild, NO_VIEW))
+    guild_channels_report(str(GUILD_ID), server.team_id, reported_channels(guild))
+    on_a_loop_of_its_own(bot.on_guild_role_update, *_role_update(guild, NO_VIEW))
     public = set(Channel.objects.filter(server=server, public=True).values_list("channel_id", flat=True))
     assert public == {str(ANNOUNCEMENTS)}
 
 
+@IN_DATABASE_THREADS
 def test_another_roles_change_reports_nothing(server, bot):
     guild = make_guild()
     moderators = 333000000000000001
     guild._add_role(discord.Role(guild=guild, state=guild._state, data={**everyone_role(VIEW), "id": str(moderators),
                                                                         "name": "Moderators"}))
-    async_to_sync(bot.on_guild_role_update)(*_role_update(guild, NO_VIEW, role_id=moderators))
+    on_a_loop_of_its_own(bot.on_guild_role_update, *_role_update(guild, NO_VIEW, role_id=moderators))
     assert not Channel.objects.exists()
 
 
+@IN_DATABASE_THREADS
 def test_a_category_update_reports_its_channels(server, bot):
     guild = make_guild()
-    async_to_sync(bot.on_guild_channel_update)(item(guild, STAFF_CATEGORY), item(guild, STAFF_CATEGORY))
+    on_a_loop_of_its_own(bot.on_guild_channel_update, item(guild, STAFF_CATEGORY), item(guild, STAFF_CATEGORY))
     assert list(Channel.objects.values_list("channel_id", "public")) == [(str(IN_STAFF), False)]
 
 
+@IN_DATABASE_THREADS
 def test_a_channel_made_public_is_reported_with_its_threads(server, bot):
     guild = make_guild()
-    guild_channels_report(str(GUILD_ID), reported_channels(guild))
+    guild_channels_report(str(GUILD_ID), server.team_id, reported_channels(guild))
     mods = item(guild, MODS)
     opened = discord.TextChannel(state=guild._state, guild=guild, data=text_channel(MODS, "mod-chat"))
     guild._add_channel(opened)
-    async_to_sync(bot.on_guild_channel_update)(mods, opened)
+    on_a_loop_of_its_own(bot.on_guild_channel_update, mods, opened)
     rows = dict(Channel.objects.filter(channel_id__in=[str(MODS), str(THREAD_IN_MODS)])
                 .values_list("channel_id", "public"))
     assert rows == {str(MODS): True, str(THREAD_IN_MODS): True}
