@@ -13,6 +13,7 @@ from memory.configuration.selectors import ai_settings_for_server
 from memory.facts.listing import SORTS, FactFilter, FactPage, FactState, fact_page_or_nearest
 from memory.facts.selectors import servers_with_retracted_facts
 from memory.learning.selectors import learning_status
+from memory.usage.budget import BACKGROUND, REPLY, over_budget
 from memory.text.hints import content_hint
 from memory.models import Audience, ForgetRequest, ForgetRequestStatus
 from memory.types import PROFILES, profile_for
@@ -161,6 +162,8 @@ def memory_page(request: HtmxHttpRequest) -> HttpResponse:
             forget_requests_waiting=ForgetRequest.objects.filter(server=chosen,
                                                                  status=ForgetRequestStatus.OPEN).count(),
             learning=learning_status(chosen),
+            budgets_used_up=[state for which in (REPLY, BACKGROUND)
+                             if (state := over_budget(ai_settings, which)) is not None],
         )
     return render(request, "memory/memory_page.html", context)
 
