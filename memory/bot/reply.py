@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 
-from memory.clients.chat import ModelAnswer, ModelError, ToolCall, chat_completion
+from memory.clients.chat import DeadlinePassed, ModelAnswer, ModelError, ToolCall, chat_completion
 from memory.configuration.selectors import ai_settings_for_server, member_names, model_endpoints_for_server
 from memory.models import Exchange, ExchangeStatus, ModelEndpoint, ModelPurpose, Scope, UsagePurpose
 from memory.text.limits import clean_text, validate_content
@@ -160,6 +160,8 @@ class _Calls:
     def ask(self, conversation: list[dict], tools: list[dict]) -> ModelAnswer:
         try:
             answer = chat_completion(self.endpoint, conversation, tools, deadline=self.deadline)
+        except DeadlinePassed:
+            raise  # nothing was sent: no call to record
         except ModelError:
             self.usages.append(CallUsage(self.endpoint.model_name))  # asked, and nothing reported: unknown
             raise

@@ -30,6 +30,10 @@ class ModelTimeout(ModelError):
     """The model endpoint did not answer within the time allowed."""
 
 
+class DeadlinePassed(ModelTimeout):
+    """The caller's deadline had passed before the endpoint was asked: no request was sent."""
+
+
 @dataclass(frozen=True)
 class ToolCall:
     id: str
@@ -125,7 +129,7 @@ def chat_completion(
     for attempt in (1, 2):
         allowed_s = read_timeout_s if deadline is None else min(read_timeout_s, deadline - time.monotonic())
         if allowed_s <= 0:
-            raise ModelTimeout("The reply deadline passed before the model was asked.")
+            raise DeadlinePassed("The reply deadline passed before the model was asked.")
         timeout = httpx.Timeout(allowed_s, connect=min(CONNECT_TIMEOUT_S, allowed_s))
         try:
             response = httpx.post(url, json=payload, headers=headers, timeout=timeout)

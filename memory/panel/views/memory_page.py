@@ -15,6 +15,7 @@ from memory.facts.glance import memory_at_a_glance
 from memory.facts.listing import SORTS, FactFilter, FactPage, FactState, fact_page_or_nearest
 from memory.facts.selectors import servers_with_retracted_facts
 from memory.learning.selectors import learning_status
+from memory.usage.budget import BACKGROUND, REPLY, over_budget
 from memory.text.hints import content_hint
 from memory.models import Audience, ForgetRequest, ForgetRequestStatus, Kind
 from memory.types import PROFILES, profile_for
@@ -168,6 +169,8 @@ def memory_page(request: HtmxHttpRequest) -> HttpResponse:
             forget_requests_waiting=ForgetRequest.objects.filter(server=chosen,
                                                                  status=ForgetRequestStatus.OPEN).count(),
             learning=learning_status(chosen),
+            budgets_used_up=[state for which in (REPLY, BACKGROUND)
+                             if (state := over_budget(ai_settings, which)) is not None],
         )
     return render(request, "memory/memory_page.html", context)
 

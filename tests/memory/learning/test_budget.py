@@ -36,6 +36,8 @@ def test_over_the_background_budget_learning_waits_and_says_so(learning_server, 
                 reverse("memory:learning-runs", args=[learning_server.guild_id])):
         page = logged_in_client(member).get(url).content.decode()
         assert "Learning waits for the next month" in page, url
+    memory_page = logged_in_client(member).get(reverse("memory:page") + f"?server={learning_server.guild_id}")
+    assert "Until then consolidation rounds run by rules only and learning waits." in memory_page.content.decode()
 
 
 def test_under_the_budget_a_run_learns_and_records_each_calls_usage(learning_server, learning_model, owner):
