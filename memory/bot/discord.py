@@ -30,9 +30,10 @@ from teams.models import DiscordBot, Server, Team
 from .discord_commands import memory_commands
 from .discord_concurrency import ChannelLanes, discord_concurrency
 from .discord_concurrency import in_django as _in_django
+from .discord_lifecycle import MessageLifecycle
 from .discord_servers import guild_join, guild_leave, guild_server, installation_resolve
 from .exchanges import MENTIONS_MAX, MESSAGE_MAX_LENGTH, IncomingMessage
-from .reply import HistoryMessage, ReplyFailed, reply_to_message
+from .reply import HistoryMessage, ReplyFailed, ReplyOverBudget, ReplyTimedOut, reply_to_message
 
 logger = logging.getLogger(__name__)
 
@@ -125,6 +126,7 @@ def message_to_request(message: discord.Message, *, bot_user_id: int) -> Incomin
         author_name=_storable(message.author.display_name, 100),
         content=_storable(strip_bot_mention(message.content, bot_user_id), MESSAGE_MAX_LENGTH),
         mentions=mentioned_members(message, bot_user_id=bot_user_id),
+        message_id=str(message.id),  # deleting it in Discord withdraws what the bot learned while answering
     )
 
 
@@ -249,8 +251,6 @@ def message_learn(*, server: Server, message: IngestedMessage) -> int:
 def reply_text(*, server: Server, message: IncomingMessage, history: list[HistoryMessage]) -> str:
     """The bot's reply; past the reply deadline or over the reply model's budget the server's fallback text (AI
     settings; empty: nothing is posted); "" when the model failed (the exchange log says why; memory is unchanged)."""
-    # Imported here: only this function of the adapter changes with issue 24 (the rest is being rewritten).
-    from .reply import ReplyOverBudget, ReplyTimedOut
 
     try:
         return reply_to_message(server=server, message=message, history=history, source="discord").reply
@@ -360,7 +360,7 @@ async def guild_arrived(bot: DiscordBot, guild: discord.Guild) -> Server | None:
     return server
 
 
-class LorekeeperBot(discord.Client):
+class LorekeeperBot(MessageLifecycle, discord.Client):
     """The Discord client, run for one team: `team` (runbot --team), or the team its application is registered
     for in admin. Each handler's database work runs in the adapter's database threads."""
 
