@@ -74,6 +74,7 @@ def main(*, smoke: bool) -> None:
     from memory.configuration.services import ai_settings_update, model_endpoint_set
     from memory.facts.deletes import facts_purge
     from memory.facts.selectors import PurgeSource
+    from memory.learning import ingest
     from memory.learning.ingest import messages_ingest
     from memory.learning.runs import learning_run
     from memory.models import ChannelMessage, ChannelNote, LearningRun, LearningState, ModelEndpoint, ModelPurpose
@@ -81,7 +82,9 @@ def main(*, smoke: bool) -> None:
 
     server, user = bench_server_and_user("100000000000000093", "Bench learning") if _harness.SMOKE \
         else ensure_bench_facts()
-    queue.enqueue_on_commit = lambda *args: None  # the run is timed below, not left to the queue
+    # The run is timed below, not left to the queue: ingest imported enqueue_on_commit by name, so it is replaced
+    # there too (else Celery, eager under config.settings.test, ran learning tasks inside the ingest's timing).
+    queue.enqueue_on_commit = ingest.enqueue_on_commit = lambda *args: None
     model = FakeModelServer().start()
     started = timezone.now()
     first_id = 1_300_000_000_000_000_000 + int(time.time() * 1000) % 10**9 * 1000
