@@ -40,8 +40,11 @@ DATE_BONUS = 0.3
 # those are read through the GIN index (it hands over a rare word's few facts, each read from the table), at most
 # GIN_READ of them, the newest GIN_BUDGET of those scored with the same formula.
 # A common word needs no GIN read: the walk holds plenty of its facts, the newest ones. Cost at a million facts:
-# the walk's statement 2-3.5 ms, a rare word's GIN read 1-1.6 ms and its scoring statement as much as the walk's
-# (bench/context.py, search.words.1m).
+# the walk's statement 1.6-2.5 ms, a rare word's GIN read 2.3 ms when the facts it reads are in shared buffers and
+# 5-12 ms when not (each of up to GIN_READ facts is a table page: on the bench database of 6M facts the million-fact
+# server's 2.9 GB of table do not fit 2 GB of buffers, and PostgreSQL 18's io workers make a miss cost twice what a
+# plain read does), its scoring statement 4-5 ms; about one search in seven at a million facts reads older facts,
+# and those make the tail (bench/context.py, search.words.1m; docs/ARCHITECTURE.md).
 FIRST_WALK = 2000
 RARE_IN_WALK = 2
 GIN_BUDGET = 200
