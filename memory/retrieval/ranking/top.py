@@ -89,38 +89,27 @@ class _Hinted:
 
 
 def _first_step(walk: Walk, depth: int, cap: int) -> _Hinted | None:
-    """The first walk and the matched facts in one round trip; when a hint allows it, the weight index read (kinds
-    that age) in a second; then the rating index read (kinds that never age) with the N-th best found.
+    """The first walk and the matched facts in one round trip, with the weight index read (kinds that age) when a
+    hint allows it; then, in a second, the rating index read (kinds that never age) with the N-th best found.
 
-    Statements apart rather than one: a statement run a fifth time is prepared, and PostgreSQL then plans it once for
+    Two statements rather than one: a statement run a fifth time is prepared, and PostgreSQL then plans it once for
     any parameters only if that generic plan looks no dearer than the ones it made for the values given. The weight
     index read must be planned for its thresholds (planned blind, it walked the newest-first index for a time window:
-    60 ms instead of 0.05), so it has them written in and is planned anew each time (Walk.run_statement). With the
-    walk in it, that planning took 1-2 ms, and with the rating index read too 2-5 ms, more than running them. Alone,
-    the walk (its LIMITs written in) and the rating index read each have one good plan, made once; a round trip more
-    costs less than the planning it saves (the Ranked context at a million facts 8 % faster at p50 in an
-    interleaved A/B, the same facts for all 600 messages)."""
+    60 ms instead of 0.05), so the first statement is planned anew each time; with the rating index read in it that
+    planning took 2-5 ms on the bench, more than running it. Alone, the rating index read has one good plan whatever
+    its threshold, made once; the second round trip costs less than the planning it saves."""
     params = walk.params()
     parts = {"walked": walk.walked_part(params, depth), "matched": ""}
     guess = _hint_guess(walk)
     hinted = None
-    heavy_read = None
     if guess is not None:
         walk.run.steps.append("hinted")
         min_weight = _min_weight(walk.weights, 1.0, guess)
         if (walk.half_lives.aging or not walk.ageless_apart) and min_weight is not None:
             since_us = _oldest_that_can_win(walk.weights, walk.half_lives, guess, walk.now_us)
-            heavy_params = walk.params()
-            heavy_read = ({"heavy": walk.heavy_part(heavy_params, min_weight, since_us, cap, walk.now)}, heavy_params)
+            parts["heavy"] = walk.heavy_part(params, min_weight, since_us, cap, walk.now)
             hinted = (guess, min_weight, since_us)
-    walk.run_statement(parts, params)
-    heavy = None
-    if heavy_read is not None:
-        # Only what can still beat the walk's N-th best is sent (as Walk.read_heavy does): exact, since N facts
-        # already score at least that.
-        nth = walk.nth_best()
-        heavy_read[1]["min_score"] = nth.score if nth is not None else None
-        heavy = walk.run_statement(*heavy_read)
+    heavy = walk.run_statement(parts, params)
     nth = walk.nth_best()
     if walk.ageless_apart and not walk.exhausted and nth is not None:
         # The hint's guess is the better threshold (the walk's newest facts seldom hold the best that never age);

@@ -126,16 +126,11 @@ class Walk:
     def run_statement(self, parts: dict[str, str], params: dict) -> HeavyFetch | None:
         """Run one statement of `parts` and score what it sends; the weight index read's counts, if it had one."""
         statement = sql.statement(parts).replace("{filters}", self.filters())
-        written = {}
         if set(parts) == {"ageless"}:
             statement = _planned_once(statement, params, self.half_lives.ageless)
-        elif set(parts) == {"walked", "matched"}:
-            written = {name: str(int(params[name])) for name in ("depth", "send_nth")}
-        elif set(parts) == {"heavy"}:
-            written = _thresholds(params)
         self.run.rounds += 1
         heavy, walked = None, None
-        for row, columns in self.fetch(statement, params, written):
+        for row, columns in self.fetch(statement, params):
             source, fact_id, changed_us, confidence, importance, kind, weight, flag, count, extra = row
             if fact_id is not None:
                 self.add(fact_id, changed_us, confidence, importance, kind, columns)
@@ -157,15 +152,15 @@ class Walk:
             self.run.weighed += heavy.found
         return heavy
 
-    def fetch(self, statement: str, params: dict, written: dict[str, str] | None = None) -> list[tuple[tuple, tuple]]:
+    def fetch(self, statement: str, params: dict) -> list[tuple[tuple, tuple]]:
         """Rows of `statement`, each split into its own columns and the caller's, read in the same round trip
-        (one primary-key lookup per row sent: a few dozen); `written`: parameters written in as these literals."""
+        (one primary-key lookup per row sent: a few dozen)."""
         if self.columns is None:
-            return [(row, ()) for row in _fetch(statement, params, written)]
+            return [(row, ()) for row in _fetch(statement, params)]
         width = len(self.columns)
         statement = (f"SELECT {self.columns.sql}, candidates.* FROM ({statement}) candidates"
                      f" LEFT JOIN memory_fact {self.columns.alias} ON {self.columns.alias}.id = candidates.id")
-        return [(row[width:], row[:width]) for row in _fetch(statement, params, written)]
+        return [(row[width:], row[:width]) for row in _fetch(statement, params)]
 
     def add(self, fact_id: int, changed_us: int, confidence: float, importance: float | None, kind: str,
             columns: tuple = ()) -> None:
@@ -271,9 +266,7 @@ class Walk:
 # (config/settings/base.py), and PostgreSQL then plans it once for any parameters only if that generic plan looks no
 # dearer than the plans it made for the values given; bound, it guesses a LIMIT or an array it cannot see, the
 # generic plan looks dearer, and the statement is planned anew on every message. A server has a few such statements.
-# The first walk's statement writes its LIMIT and OFFSET in the same way (Walk.run_statement); the weight index
-# read writes in its thresholds, so that it is planned for them every time (planned blind it goes wrong,
-# top._first_step).
+# (The walk's statement keeps them bound: planned blind its weight index read goes wrong, top._first_step.)
 _COUNTS = ("per_group", "nth", "send_nth")
 
 
@@ -314,22 +307,10 @@ def planned_per_server(server_id: int) -> bool:
     return large
 
 
-def _thresholds(params: dict) -> dict[str, str]:
-    """The weight index read's thresholds as literals (exact: a float's repr and a timestamp to the microsecond read
-    back as the same values)."""
-    written = {"min_weight": repr(float(params["min_weight"])), "cap": str(int(params["cap"])),
-               "newest": f"'{params['newest'].isoformat()}'::timestamptz"}
-    if "since" in params:
-        written["since"] = f"'{params['since'].isoformat()}'::timestamptz"
-    return written
-
-
-def _fetch(statement: str, params: dict, written: dict[str, str] | None = None) -> list[tuple]:
+def _fetch(statement: str, params: dict) -> list[tuple]:
     statement = _compact(statement)
     if planned_per_server(params["server"]):
         statement = with_server_literal(statement, params["server"])
-    for name, literal in (written or {}).items():  # after _compact: its cache keeps the statement as bound
-        statement = statement.replace(f"%({name})s", literal)
     with connection.cursor() as cursor:
         cursor.execute(statement, params)
         return cursor.fetchall()
