@@ -10,13 +10,16 @@ Figures:
   (the run's own counters). Target ≤ 5 s.
 
 Everything the bench writes goes afterwards: its messages, runs, notes and the facts it learned (facts_purge of
-its channels), so the bench server stays as seeded. `--smoke`: one batch and a run over 10 messages on a small
+its channels), and what it set is set back as it was: the server's learning-model endpoint (removed when it had none,
+else its row as it was, key included), Messages one learning run reads and the learning read position; so the bench
+server stays as seeded. `--smoke`: one batch and a run over 10 messages on a small
 server of its own (guild ...0093).
 """
 
 from __future__ import annotations
 
 import json
+import sys
 import time
 from datetime import timedelta
 
@@ -67,20 +70,28 @@ def main(*, smoke: bool) -> None:
 
     from bench._seed import bench_server_and_user, ensure_bench_facts
     from config import queue
+    from memory.configuration.selectors import ai_settings_for_server
     from memory.configuration.services import ai_settings_update, model_endpoint_set
     from memory.facts.deletes import facts_purge
     from memory.facts.selectors import PurgeSource
+    from memory.learning import ingest
     from memory.learning.ingest import messages_ingest
     from memory.learning.runs import learning_run
-    from memory.models import ChannelMessage, ChannelNote, LearningRun, LearningState, ModelPurpose
+    from memory.models import ChannelMessage, ChannelNote, LearningRun, LearningState, ModelEndpoint, ModelPurpose
     from tests.model_server import FakeModelServer, Slow
 
     server, user = bench_server_and_user("100000000000000093", "Bench learning") if _harness.SMOKE \
         else ensure_bench_facts()
-    queue.enqueue_on_commit = lambda *args: None  # the run is timed below, not left to the queue
+    # The run is timed below, not left to the queue: ingest imported enqueue_on_commit by name, so it is replaced
+    # there too (else Celery, eager under config.settings.test, ran learning tasks inside the ingest's timing).
+    queue.enqueue_on_commit = ingest.enqueue_on_commit = lambda *args: None
     model = FakeModelServer().start()
     started = timezone.now()
     first_id = 1_300_000_000_000_000_000 + int(time.time() * 1000) % 10**9 * 1000
+    # What the run changes on the server, to set back afterwards (a later session reuses the bench server).
+    endpoint_before = ModelEndpoint.objects.filter(server=server, purpose=ModelPurpose.LEARNING).first()
+    max_messages_before = ai_settings_for_server(server).learning_max_messages
+    state_before = LearningState.objects.filter(server=server).values_list("read_position", flat=True).first()
     try:
         model_endpoint_set(server=server, actor=user, purpose=ModelPurpose.LEARNING, base_url=model.base_url,
                            model_name="bench-learner", api_key=None)
@@ -115,6 +126,28 @@ def main(*, smoke: bool) -> None:
             channel_id__in=CHANNELS).delete()
         ChannelNote.objects.filter(server=server, channel_id__in=CHANNELS).delete()
         LearningRun.objects.filter(server=server, model_name="bench-learner").delete()
+        _set_back(server, user, endpoint_before, max_messages_before, state_before)
+
+
+def _set_back(server, user, endpoint_before, max_messages_before: int, state_before: int | None) -> None:
+    """The learning-model endpoint, Messages one learning run reads and the read position as they were before the
+    run: an endpoint the server had is written back as its row was (its key is stored encrypted: no service can set
+    it from the plaintext), none is removed through the service (audited, as staff removing it)."""
+    from memory.configuration.services import ai_settings_update, model_endpoint_remove
+    from memory.models import LearningState, ModelEndpoint, ModelPurpose
+
+    if endpoint_before is None:
+        model_endpoint_remove(server=server, actor=user, purpose=ModelPurpose.LEARNING)
+    else:
+        endpoint_before.save()
+    ai_settings_update(server=server, actor=user, learning_max_messages=max_messages_before)
+    if state_before is None:
+        LearningState.objects.filter(server=server).delete()
+    else:
+        LearningState.objects.filter(server=server).update(read_position=state_before)
+    left = ModelEndpoint.objects.filter(server=server, purpose=ModelPurpose.LEARNING).first()
+    print(f"# set back: learning endpoint {'none' if left is None else left.base_url}, learning_max_messages="
+          f"{max_messages_before}, read position {state_before}", file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
+from functools import lru_cache
 
 from django.db import connection
 from django.utils import timezone
 
-from config.rows import with_server_literal
-from memory.models import AISettings
+from config.rows import compact_sql, with_server_literal
 
 from .audience import Reader, visible_sql
 from .scored import Scored
@@ -40,8 +40,11 @@ DATE_BONUS = 0.3
 # those are read through the GIN index (it hands over a rare word's few facts, each read from the table), at most
 # GIN_READ of them, the newest GIN_BUDGET of those scored with the same formula.
 # A common word needs no GIN read: the walk holds plenty of its facts, the newest ones. Cost at a million facts:
-# the walk's statement 2-3.5 ms, a rare word's GIN read 1-1.6 ms and its scoring statement as much as the walk's
-# (bench/context.py, search.words.1m).
+# the walk's statement 1.6-2.5 ms, a rare word's GIN read 2.3 ms when the facts it reads are in shared buffers and
+# 5-12 ms when not (each of up to GIN_READ facts is a table page: on the bench database of 6M facts the million-fact
+# server's 2.9 GB of table do not fit 2 GB of buffers, and PostgreSQL 18's io workers make a miss cost twice what a
+# plain read does), its scoring statement 4-5 ms; about one search in seven at a million facts reads older facts,
+# and those make the tail (bench/context.py, search.words.1m; docs/ARCHITECTURE.md).
 FIRST_WALK = 2000
 RARE_IN_WALK = 2
 GIN_BUDGET = 200
@@ -66,9 +69,12 @@ class WordsLanguage:
 
 
 def words_language(server_id: int) -> WordsLanguage:
-    """The server's words language (English before its settings exist)."""
-    row = AISettings.objects.filter(server_id=server_id).values_list(
-        "words_language", "words_config", "words_rebuild_started_at").first()
+    """The server's words language (English before its settings exist). Hand-written SQL: the bot's search answers
+    with it (the ORM's query cost 0.3 ms of Python, config/rows.py)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT words_language, words_config, words_rebuild_started_at FROM memory_aisettings"
+                       " WHERE server_id = %s", [server_id])
+        row = cursor.fetchone()
     if row is None:
         return WordsLanguage("en", "english", False)
     return WordsLanguage(row[0], row[1], row[2] is not None)
@@ -96,19 +102,29 @@ _TERMS_SQL = """
                CASE WHEN as_written THEN '{c,d}' ELSE '{a,b}' END::"char"[] AS weights
         FROM terms, settings GROUP BY as_written
     )"""
-# The newest FIRST_WALK facts in force the reader may see, from the covering index alone.
+# The newest FIRST_WALK facts in force the reader may see, from the covering index alone, each with its vector when
+# it holds a query term (NULL otherwise): the walk keeps only the vectors it scores, not 2,000 of them (half a
+# megabyte copied into the CTE on every search; the walk's statement 28 % faster at p50, the same rows, in an
+# interleaved A/B at a million facts).
 _RECENT_SQL = f"""
     recent AS MATERIALIZED (
-        SELECT id, changed_at, search_vector FROM memory_fact
+        SELECT id, changed_at,
+               CASE WHEN search_vector @@ (SELECT any_term FROM q) THEN search_vector END AS search_vector
+        FROM memory_fact
         WHERE server_id = %(server)s AND retracted_at IS NULL AND {visible_sql("memory_fact")}
         ORDER BY changed_at DESC, id DESC LIMIT %(walk)s
     )"""
 
 
-def _scoring_sql(candidates_sql: str, idf_sql: str, more_ctes: str = "") -> str:
+_COUNTER = ",\n           (SELECT last_number FROM memory_factcounter WHERE server_id = %(server)s)"
+
+
+def _scoring_sql(candidates_sql: str, idf_sql: str, more_ctes: str = "", *, counter: bool = False) -> str:
     """BM25 of the candidates (id, changed_at, search_vector, in_walk) for the query's terms, best first (every term
     first). `idf_sql` yields (ord, lexeme, query, idf) per term from `frequency` (ord, lexeme, query, n: candidates
-    holding it, n_walk: of those in the walk) and `stats`; `more_ctes` come before the candidates.
+    holding it, n_walk: of those in the walk) and `stats`; `more_ctes` come before the candidates. With `counter`,
+    every row also says numbers_handed_out (the walk's: whether older facts are worth reading depends on it), which
+    costs no round trip of its own.
 
     Reading a term's frequency means unnesting a fact's vector (4 ms for the 400 of the newest 2,000 facts holding
     "raid" or "night"), so every candidate is first scored as if each term it holds were there once, and only the
@@ -156,7 +172,7 @@ def _scoring_sql(candidates_sql: str, idf_sql: str, more_ctes: str = "") -> str:
            (SELECT array_agg(lexeme ORDER BY ord) FROM frequency),
            (SELECT array_agg(n_walk ORDER BY ord) FROM frequency),
            (SELECT as_written FROM settings),
-           tsvector_to_array(ts_filter(best.search_vector, (SELECT weights FROM q)))
+           tsvector_to_array(ts_filter(best.search_vector, (SELECT weights FROM q))){_COUNTER if counter else ""}
     FROM stats LEFT JOIN best ON true
     ORDER BY best.every_term DESC,
              best.score + CASE WHEN best.changed_at >= %(span_start)s AND best.changed_at < %(span_end)s
@@ -168,9 +184,10 @@ def _scoring_sql(candidates_sql: str, idf_sql: str, more_ctes: str = "") -> str:
 
 # The walk alone: document frequencies and the number of facts are the walk's (exact on a server of that size).
 _WALK_SQL = _scoring_sql(
-    "SELECT r.id, r.changed_at, r.search_vector, true AS in_walk FROM recent r, q WHERE r.search_vector @@ q.any_term",
+    "SELECT r.id, r.changed_at, r.search_vector, true AS in_walk FROM recent r WHERE r.search_vector IS NOT NULL",
     """SELECT f.ord, f.lexeme, f.query, ln(1 + (stats.walked - f.n + 0.5) / (f.n + 0.5)) AS idf
        FROM frequency f CROSS JOIN stats""",
+    counter=True,
 )
 # The older facts holding a rare term, through the GIN index, newest first: a statement of its own, with the server
 # and the rare terms written in as literals, so it is planned for them. A prepared statement's generic plan, with a
@@ -190,7 +207,7 @@ _OLDER_MATCHES_SQL = f"""
 # The walk and those older facts, scored together. A rare term's frequency is counted over what was read (every fact
 # holding it, while under GIN_READ); a common one's is the walk's, scaled to the server's size, %(facts)s.
 _WALK_AND_RARE_SQL = _scoring_sql(
-    f"""SELECT r.id, r.changed_at, r.search_vector, true AS in_walk FROM recent r, q WHERE r.search_vector @@ q.any_term
+    f"""SELECT r.id, r.changed_at, r.search_vector, true AS in_walk FROM recent r WHERE r.search_vector IS NOT NULL
         UNION ALL
         SELECT f.id, f.changed_at, f.search_vector, false FROM memory_fact f
         WHERE f.id = ANY(%(older)s) AND f.id NOT IN (SELECT id FROM recent)
@@ -200,6 +217,28 @@ _WALK_AND_RARE_SQL = _scoring_sql(
            SELECT CASE WHEN f.ord = ANY(%(rare)s) THEN f.n::float8
                        ELSE f.n_walk::float8 * %(facts)s / greatest(stats.walked, 1) END AS n) d""",
 )
+
+
+# The scoring statements' LIMITs written in (whole numbers: the walk, the terms, the shortlist and the answer; a few
+# values in all), the statements compacted. A statement run a fifth time is prepared (config/settings/base.py), and
+# PostgreSQL keeps one generic plan for it only if that plan looks no dearer than those it made for the values
+# given: with the LIMITs bound it guessed a tenth of the server's facts for the walk, and planned the statement anew
+# on every search (1 ms of planning for 2 of work, bench/context.py search.words.1m). Compacted, they also stay
+# under psycopg's 4,096-byte cache of converted statements (config.rows.compact_sql), which they were over.
+_LIMITS = ("walk", "max_terms", "shortlist", "limit")
+
+
+@lru_cache(maxsize=64)
+def _limits_written(sql: str, walk: int, max_terms: int, shortlist: int, limit: int) -> str:
+    sql = compact_sql(sql)
+    for name, value in zip(_LIMITS, (walk, max_terms, shortlist, limit), strict=True):
+        sql = sql.replace(f"%({name})s", str(int(value)))
+    return sql
+
+
+def _scoring(sql: str, params: dict) -> str:
+    """A scoring statement for these parameters' LIMITs (_limits_written)."""
+    return _limits_written(sql, *(params[name] for name in _LIMITS))
 
 
 def _older_matches_sql(server_id: int, rare_query: str) -> str:
@@ -240,11 +279,11 @@ def scored_word_ids(server_id: int, query: str, limit: int = SEARCH_RESULT_LIMIT
               "shortlist": max(SHORTLIST_PER_RESULT * limit, SHORTLIST_MIN),
               **_span_params(span), **reader.params}
     with connection.cursor() as cursor:
-        cursor.execute(_WALK_SQL, params)
+        cursor.execute(_scoring(_WALK_SQL, params), params)
         rows = cursor.fetchall()
         walked, terms, walk_frequencies, as_written = rows[0][4:8]
         if terms and walked >= FIRST_WALK:
-            facts = numbers_handed_out(cursor, server_id)
+            facts = rows[0][9] or 0  # numbers_handed_out, read by the walk's statement (one round trip fewer)
             found_in_walk = sum(row[0] is not None for row in rows)
             # Too few found to fill the answer: every term is rare enough that its older facts are worth reading.
             rare_at_most = max(walk_frequencies) if found_in_walk < limit else RARE_IN_WALK
@@ -255,7 +294,8 @@ def scored_word_ids(server_id: int, query: str, limit: int = SEARCH_RESULT_LIMIT
                                                                             "budget": GIN_BUDGET})
                 older = [row[0] for row in cursor.fetchall()]
                 if older:
-                    cursor.execute(_WALK_AND_RARE_SQL, {**params, "facts": facts, "rare": rare, "older": older})
+                    cursor.execute(_scoring(_WALK_AND_RARE_SQL, params),
+                                   {**params, "facts": facts, "rare": rare, "older": older})
                     rows = cursor.fetchall()
     return [Scored(row[0], float(row[1]), row[2], row[3], frozenset(row[8])) for row in rows if row[0] is not None]
 
