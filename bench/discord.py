@@ -17,11 +17,12 @@ Figures:
   as its reply is posted, for SECONDS: the most the process answers (about concurrency / 0.2 s at best), and the
   time a reply takes when 50 channels wait for 8 slots.
 
-On 2026-12-03, the machine's 2 cores at a load average of 4 to 7 from other work: 15.7 replies a second, p95 7.7 s,
-12.8 saturated: the process spent 38 ms of CPU per reply, three quarters of it building a new TLS context for each
-model call (memory.clients.chat calls httpx.post, which makes a client and loads the CA bundle every time, plain
-HTTP or not). The same run with one shared httpx client (an experiment, not this code): 21.8 replies a second of
-the 22 offered, p95 271 ms, 30.4 saturated, 11 ms of CPU per reply.
+On 2026-12-03 (`make bench BENCH=discord`, the machine's 2 cores at a load average of 4 to 6 from other work):
+19.1 replies a second, p95 3.3 s, 20.5 saturated (p95 3.1 s): short of the target, as the process spent 33 ms of CPU
+per reply, three quarters of it building a new TLS context for each model call (memory.clients.chat calls
+httpx.post, which makes a client and loads the CA bundle every time, plain HTTP or not). The same bench with one
+shared httpx client (an experiment, not this code; load average 6 to 7): 21.8 replies a second of the 22 offered,
+p95 271 ms, 30.4 saturated, 11 ms of CPU per reply.
 
 Every exchange the run recorded is deleted afterwards (the facts stay: the next run reuses them). `--smoke`: two
 servers of two channels, a few messages.
