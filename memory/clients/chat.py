@@ -17,6 +17,8 @@ from django.conf import settings
 from config.crypto import decrypt_secret
 from memory.models import ModelEndpoint
 
+from .http import model_http
+
 CONNECT_TIMEOUT_S = 5.0
 READ_TIMEOUT_S = 60.0
 MAX_RESPONSE_BYTES = 2 * 1024 * 1024
@@ -132,7 +134,7 @@ def chat_completion(
             raise DeadlinePassed("The reply deadline passed before the model was asked.")
         timeout = httpx.Timeout(allowed_s, connect=min(CONNECT_TIMEOUT_S, allowed_s))
         try:
-            response = httpx.post(url, json=payload, headers=headers, timeout=timeout)
+            response = model_http().post(url, json=payload, headers=headers, timeout=timeout)
             break
         except httpx.ConnectError as error:
             if attempt == 2:

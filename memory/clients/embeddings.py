@@ -26,6 +26,8 @@ from django.conf import settings
 from config.crypto import decrypt_secret
 from memory.models import ModelEndpoint
 
+from .http import model_http
+
 DIMENSIONS = 384
 LOCAL_MODEL_NAME = "local:multilingual-e5-small-q4"
 # Messages shorter than this are not embedded (SPEC: "nothing for shorter messages").
@@ -96,7 +98,7 @@ class EndpointProvider:
     def _embed(self, texts: list[str]) -> list[list[float]]:
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         try:
-            response = httpx.post(
+            response = model_http().post(
                 self.base_url.rstrip("/") + "/embeddings",
                 json={"model": self.model, "input": texts, "dimensions": DIMENSIONS},
                 headers=headers, timeout=httpx.Timeout(self.read_timeout_s, connect=CONNECT_TIMEOUT_S),

@@ -29,7 +29,8 @@ OUTSIDE_THE_MATRIX = {
 API_NAMES = {"server": "api:server-detail", "context": "api:context", "reply": "api:reply",
              "exchange": "api:exchange", "search": "api:search", "actions": "api:actions",
              "channels": "api:channels", "purge": "api:purge", "member-facts": "api:member-facts",
-             "member-forget": "api:member-forget", "messages": "api:messages"}
+             "member-forget": "api:member-forget", "messages": "api:messages",
+             "messages-deleted": "api:messages-deleted"}
 # The fixture each panel permission test takes names the user it runs as; `client` is the anonymous one.
 PANEL_USERS = ("client", "outsider", "member", "owner")
 

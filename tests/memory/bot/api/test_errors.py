@@ -50,6 +50,7 @@ ENDPOINTS = [
     Endpoint("messages", "POST", "/servers/{guild_id}/messages",
              {"messages": [{"id": "9001", "channel_id": "111", "author_id": "222", "author_name": "Paul",
                             "content": "I love Tetris.", "sent_at": "2026-05-03T18:30:00Z"}]}),
+    Endpoint("messages-deleted", "POST", "/servers/{guild_id}/messages/deleted", {"message_ids": ["9001"]}),
 ]
 # Endpoints that read a JSON body.
 POST_ENDPOINTS = [endpoint for endpoint in ENDPOINTS if endpoint.method in ("POST", "PUT")]
