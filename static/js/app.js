@@ -1,6 +1,6 @@
 // Lorekeeper's only script of its own: tell the user when an HTMX request fails instead of doing nothing, keep
-// the memory page's search box in step with the address when the browser goes back or forward, and tick every row
-// for "Select all on this page".
+// the memory page's search box in step with the address when the browser goes back or forward, tick every row
+// for "Select all on this page", and switch Add a fact's member id off for a server fact.
 (function () {
   "use strict";
   var messages = {
@@ -30,6 +30,25 @@
   document.addEventListener("htmx:historyRestore", function () {
     var search = document.getElementById("id_q");
     if (search) { search.value = new URLSearchParams(window.location.search).get("q") || ""; }
+  });
+  // Add a fact: the member id means something only for a fact about one member; for a server fact the field is off
+  // (and not sent), so nobody types an id that would be ignored.
+  function memberField(form) {
+    var member = form.querySelector("input[name=member_id]");
+    var about = form.querySelector("input[name=scope]:checked");
+    if (member && about) { member.disabled = about.value !== "member"; }
+  }
+  function memberFields(root) {
+    (root.querySelectorAll ? root : document).querySelectorAll("#fact-create").forEach(memberField);
+  }
+  document.addEventListener("DOMContentLoaded", function () { memberFields(document); });
+  document.addEventListener("htmx:load", function (event) { memberFields(event.detail.elt.parentNode || document); });
+  document.addEventListener("change", function (event) {
+    var form = event.target.closest && event.target.closest("#fact-create");
+    if (form && event.target.name === "scope") {
+      memberField(form);
+      if (event.target.value === "member") { form.querySelector("input[name=member_id]").focus(); }
+    }
   });
   // "Select all on this page" ticks every row's box, so what will change is what is ticked; without script the
   // server takes every row of the page itself (page_numbers).

@@ -130,6 +130,19 @@ def test_owner_adds_edits_and_deletes_a_fact(live_server, arcade, page):
     expect(page.locator(".list-bar .count")).to_contain_text(f"{facts_before} facts")
 
 
+def test_the_member_id_is_off_for_a_server_fact_and_on_for_a_member_fact(live_server, arcade, page):
+    log_in(page, live_server, "owner")
+    page.goto(f"{live_server.url}/memory/?server={GUILD}")
+    page.click("summary:has-text('Add a fact')")
+    member = page.locator("#fact-create input[name=member_id]")
+    expect(member).to_be_disabled()
+    page.check("#fact-create input[name=scope][value=member]")
+    expect(member).to_be_enabled()
+    expect(member).to_be_focused()
+    page.check("#fact-create input[name=scope][value=server]")
+    expect(member).to_be_disabled()
+
+
 def test_a_secret_looking_content_shows_a_warning_while_typing(live_server, arcade, page):
     log_in(page, live_server, "owner")
     open_memory(page, live_server)
