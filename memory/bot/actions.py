@@ -236,7 +236,7 @@ def _apply(exchange: Exchange, op: MemoryOp, reachable: set[int], rules: Rules, 
             source_thread_id=where.source_thread_id, flag_contradictions=profile.flags_contradictions,
             by_meaning=profile.embeds)
         result = _remembered_result(op, remembered)
-        if not op.rests_on_members:
+        if not op.rests_on_members and not remembered.reinforced:  # a reinforcement confirms a fact already known
             result.detail = "; ".join(filter(None, [NOT_SAID_BY_A_MEMBER, result.detail]))
         return result
     if isinstance(op, Supersede) and not profile.can_supersede:

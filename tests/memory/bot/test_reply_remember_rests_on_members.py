@@ -47,3 +47,14 @@ def test_the_remember_tool_asks_for_the_members_own_words_and_language(server, m
     reply_to_message(server=server, message=paul_says("hello"), history=[])
     tools = {tool["function"]["name"]: tool for tool in model_server.requests[0]["body"]["tools"]}
     assert "in their words and language" in tools["remember"]["function"]["description"]
+
+
+def test_a_fact_already_known_is_reinforced_without_the_staff_note(server, model_server):
+    from tests.factories import make_fact  # the fact already known, written by staff
+
+    known = make_fact(server, key="spoiler_rule", content="The server rule is no spoilers.")
+    remembers(model_server, {"key": "spoiler_rule", "content": "The server rule is no spoilers."})
+    outcome = reply_to_message(server=server, message=paul_says("hello"), history=HISTORY)
+    result = Exchange.objects.get(pk=outcome.exchange.pk).actions[0]
+    assert (result["status"], result["number"]) == ("reinforced", known.number)
+    assert NOT_SAID_BY_A_MEMBER not in (result.get("detail") or "")
