@@ -22,7 +22,7 @@ from teams.services import audit_record
 
 from .deletes import facts_delete_many
 from .held_back import held_back_refresh_around
-from .services import fact_retract
+from .services import fact_retract, facts_reopen
 from .validation import validate_audience, validate_kind
 from .versions import Actor, changed_fields, snapshot, version_record
 
@@ -46,7 +46,7 @@ def _locked(server: Server, numbers: list[int]) -> list[Fact]:
         raise ValidationError("Select at least one fact.")
     if len(numbers) > BULK_MAX_FACTS:
         raise ValidationError(f"Select at most {BULK_MAX_FACTS} facts at once; nothing was changed.")
-    facts = list(Fact.objects.select_for_update(of=("self",)).select_related("server")
+    facts = list(Fact.objects.select_for_update(of=("self",)).select_related("server", "superseded_by")
                  .filter(server=server, number__in=numbers).order_by("number"))
     missing = sorted(set(numbers) - {fact.number for fact in facts})
     if missing:
@@ -114,19 +114,6 @@ def _set_field(facts: list[Fact], action: str, value: object, actor: Actor) -> l
     return changed
 
 
-def _restore(facts: list[Fact], actor: Actor) -> None:
-    now = timezone.now()
-    for fact in facts:
-        before = {"retracted_at": fact.retracted_at.isoformat(), "retraction_reason": fact.retraction_reason,
-                  "superseded_by": fact.superseded_by.number if fact.superseded_by_id else None}
-        fact.retracted_at, fact.retraction_reason, fact.superseded_by, fact.source_deleted_at = None, "", None, None
-        fact.valid_from = fact.changed_at = now
-        fact.version += 1
-        fact.save(update_fields=["retracted_at", "retraction_reason", "superseded_by", "source_deleted_at",
-                                 "valid_from", "changed_at", "version"])
-        version_record(fact, VersionChange.RESTORE, actor, before=before, at=now)
-
-
 @transaction.atomic
 def facts_bulk_change(*, server: Server, numbers: list[int], action: str, actor: AbstractBaseUser,
                       value: object = None, reason: str = "") -> int:
@@ -135,16 +122,15 @@ def facts_bulk_change(*, server: Server, numbers: list[int], action: str, actor:
     if action not in ACTIONS:
         raise ValidationError("Choose what to do with the selected facts.")
     facts = _locked(server, sorted(set(numbers)))
-    by = Actor.staff(actor)
     detail = ""
     if action in (RETRACT, RESTORE, DELETE):
-        changed = _state_change(server, facts, action, by, reason)
+        changed = _state_change(server, facts, action, actor, reason)
         detail = f": {clean_text(reason).strip()[:150]}" if action == RETRACT else ""
     else:
         value = _value(action, value)
         if action == AUDIENCE:
             _check_audience(facts, value)
-        changed = _set_field(facts, action, value, by)
+        changed = _set_field(facts, action, value, Actor.staff(actor))
         shown = "unscored" if value is None else (f"{value:g}" if isinstance(value, float) else value)
         detail = f" {shown}"
     count = len(changed)
@@ -153,7 +139,8 @@ def facts_bulk_change(*, server: Server, numbers: list[int], action: str, actor:
     return count
 
 
-def _state_change(server: Server, facts: list[Fact], action: str, by: Actor, reason: str) -> list[Fact]:
+def _state_change(server: Server, facts: list[Fact], action: str, actor: AbstractBaseUser, reason: str
+                  ) -> list[Fact]:
     if action == DELETE:
         numbers, _ = facts_delete_many(server, Fact.objects.filter(pk__in=[fact.pk for fact in facts]),
                                        reason="deleted by staff (many at once)", note="deleted by staff")
@@ -163,7 +150,7 @@ def _state_change(server: Server, facts: list[Fact], action: str, by: Actor, rea
         if in_force:
             raise ValidationError(f"{_numbers_named(in_force)} {'is' if len(in_force) == 1 else 'are'} in force, "
                                   "not retracted; nothing was restored.")
-        _restore(facts, by)
+        facts_reopen(facts, server=server, actor=actor)
         return facts
     if profile_for(ai_settings_for_server(server).memory_type).retract_deletes:
         raise ValidationError("This server's memory type (Classic) keeps no retracted facts: delete them instead.")
@@ -173,4 +160,4 @@ def _state_change(server: Server, facts: list[Fact], action: str, by: Actor, rea
                               "retracted; nothing was retracted.")
     if not clean_text(reason).strip():
         raise ValidationError("Say why these facts no longer hold; the reason stays on each fact's page.")
-    return [fact_retract(fact=fact, reason=reason, by=by) for fact in facts]
+    return [fact_retract(fact=fact, reason=reason, by=Actor.staff(actor)) for fact in facts]

@@ -331,26 +331,32 @@ def fact_restore(*, fact: Fact, actor: AbstractBaseUser) -> Fact:
     return locked
 
 
-@transaction.atomic
-def facts_restore_all(*, server: Server, actor: AbstractBaseUser) -> int:
-    """Re-open every retracted fact of the server; a version each, one audit row with the count."""
+def facts_reopen(facts: list[Fact], *, server: Server, actor: AbstractBaseUser) -> None:
+    """Re-open these retracted facts of the server (locked by the caller, superseded_by read with them) in one
+    UPDATE and one INSERT of their versions, each keeping when and why it had been retracted; the caller audits."""
     now = timezone.now()
-    retracted = list(Fact.objects.select_for_update(of=("self",)).select_related("superseded_by")
-                     .filter(server=server, retracted_at__isnull=False))
-    for fact in retracted:
+    for fact in facts:
         fact.restored_from = _retraction(fact)
         fact.retracted_at, fact.retraction_reason, fact.superseded_by = None, "", None
         fact.source_deleted_at = None
         fact.valid_from = fact.changed_at = now
         fact.version += 1
-    Fact.objects.bulk_update(retracted, ["retracted_at", "retraction_reason", "superseded_by", "source_deleted_at",
-                                         "valid_from", "changed_at", "version"], batch_size=1000)
+    Fact.objects.bulk_update(facts, ["retracted_at", "retraction_reason", "superseded_by", "source_deleted_at",
+                                     "valid_from", "changed_at", "version"], batch_size=1000)
     FactVersion.objects.bulk_create([
         FactVersion(fact_id=fact.pk, server_id=server.pk, version=fact.version, change=VersionChange.RESTORE,
                     at=now, actor_kind=Actor.staff(actor).kind, actor_user=actor, actor_label=actor.get_username(),
                     before=fact.restored_from)
-        for fact in retracted
+        for fact in facts
     ], batch_size=1000)
+
+
+@transaction.atomic
+def facts_restore_all(*, server: Server, actor: AbstractBaseUser) -> int:
+    """Re-open every retracted fact of the server; a version each, one audit row with the count."""
+    retracted = list(Fact.objects.select_for_update(of=("self",)).select_related("superseded_by")
+                     .filter(server=server, retracted_at__isnull=False))
+    facts_reopen(retracted, server=server, actor=actor)
     restored = len(retracted)
     audit_record(actor=actor, server=server, action="facts.restore_all", count=restored,
                  result=f"{restored} retracted facts restored")
