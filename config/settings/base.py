@@ -86,6 +86,10 @@ LOGOUT_REDIRECT_URL = "login"
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
 USE_I18N = True
+# The panel speaks these; the API's sentences stay English (config.middleware.ApiInEnglishMiddleware).
+LANGUAGES = [("en", "English"), ("nl", "Nederlands"), ("de", "Deutsch"), ("ja", "日本語")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_TZ = True
 
 STATIC_URL = "static/"

@@ -2,7 +2,7 @@
 
 Template tags and variables are cut out first (what `{% translate %}` and `{% blocktranslate %}` hold is
 marked; what `{{ … }}` prints is data or already translated in Python), then what is left is read as
-HTML: any word in a text node, or in an attribute a user sees or hears (placeholder, title, aria-label,
+HTML: any word in a text node (but code samples), or in an attribute a user sees or hears (placeholder, title, aria-label,
 alt, a button's value, our own data-* sentences for app.js), is unmarked text.
 """
 
@@ -30,6 +30,8 @@ _LITERAL_FOR_READING = re.compile(r"""\|(?:default|default_if_none|yesno):(["'])
                                   r"""|\bwith\b[^%]*?\b\w*(?:label|title|text|message|hint|heading|legend|caption)"""
                                   r"""=(["'])(?P<b>[^"']*)\3""")
 _PLACEHOLDER = "\x00"
+# Scripts and styles are not read; code samples (the API page's requests) are the same in every language.
+_NOT_READ_AS_TEXT = ("script", "style", "code", "pre")
 
 
 def _words(text: str) -> list[str]:
@@ -43,7 +45,7 @@ class _UnmarkedText(HTMLParser):
         self._skipping = 0
 
     def handle_starttag(self, tag, attrs):
-        if tag in ("script", "style"):
+        if tag in _NOT_READ_AS_TEXT:
             self._skipping += 1
         attributes = dict(attrs)
         for name, value in attrs:
@@ -52,7 +54,7 @@ class _UnmarkedText(HTMLParser):
                 self.found.append(f'{tag} {name}="{value.replace(_PLACEHOLDER, "…")}"')
 
     def handle_endtag(self, tag):
-        if tag in ("script", "style") and self._skipping:
+        if tag in _NOT_READ_AS_TEXT and self._skipping:
             self._skipping -= 1
 
     def handle_data(self, data):
