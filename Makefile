@@ -22,11 +22,15 @@ $(VENV)/.test-installed: $(VENV)/.dev-installed requirements/test.txt
 run: $(VENV)/.dev-installed
 	$(BIN)/python -m config.embedded run --var var -- $(BIN)/python -m config.devserver
 
-# Browser tests drive Debian's chromium (Playwright's own browser download cannot work offline).
+# Browser tests drive Debian's chromium (Playwright's own browser download cannot work offline), with a Japanese
+# font so that the Japanese panel's screenshots show text, not boxes; the translation tests run gettext's
+# xgettext and msgfmt (what `manage.py makemessages` and `compilemessages` call).
 chromium:
-	@test -x /usr/bin/chromium || { \
+	@{ test -x /usr/bin/chromium && test -x /usr/bin/msgfmt && test -x /usr/bin/xgettext \
+		&& fc-list :lang=ja | grep -q . ; } || { \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
+			chromium gettext fonts-ipafont-gothic >/dev/null; }
 
 # The import contracts first (.importlinter: one import direction), then the suite, then, on the same
 # throw-away services, every bench's set-up and one timed call on small servers (`python -m bench.run_all --smoke`,

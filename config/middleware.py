@@ -3,8 +3,10 @@
 import logging
 
 from django.db import InterfaceError, OperationalError
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
 
+from teams.languages import SESSION_KEY, panel_language_of
 from teams.models import Server
 from teams.services import audit_record
 
@@ -23,6 +25,32 @@ class VaryOnHtmxMiddleware:
         response = self.get_response(request)
         patch_vary_headers(response, ("HX-Request",))
         return response
+
+
+class PanelLanguageMiddleware:
+    """The language of the answer, after LocaleMiddleware has read the browser's (language cookie, then
+    Accept-Language): a logged-in user's own choice wins, and the bot API always answers in English — bot
+    developers read its error sentences in their logs and code against them (docs/API.md)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        language = self._chosen(request)
+        if language:
+            translation.activate(language)
+            request.LANGUAGE_CODE = language
+        return self.get_response(request)
+
+    @staticmethod
+    def _chosen(request) -> str:
+        if request.path_info.startswith("/api/"):
+            return "en"
+        if not request.user.is_authenticated:
+            return ""
+        if SESSION_KEY not in request.session:  # a session from before the choice was carried in it
+            request.session[SESSION_KEY] = panel_language_of(request.user)
+        return request.session[SESSION_KEY]
 
 
 # Everything the panel loads comes from this site: no inline script or style, no other origin. HTMX's

@@ -155,3 +155,15 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor_label} {self.action}"
+
+
+class PanelLanguage(models.Model):
+    """The language a staff member chose in the panel's header: it follows them to every browser they log in
+    from, where the browser's own Accept-Language would otherwise decide (teams.languages)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="panel_language")
+    language = models.CharField(max_length=8, choices=settings.LANGUAGES)
+    chosen_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.language}"

@@ -31,9 +31,13 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The browser's language (cookie, then Accept-Language); PanelLanguageMiddleware below lets a logged-in
+    # user's own choice win and keeps the API English.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.middleware.PanelLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -86,7 +90,7 @@ LOGOUT_REDIRECT_URL = "login"
 LANGUAGE_CODE = "en"
 TIME_ZONE = "UTC"
 USE_I18N = True
-# The panel speaks these; the API's sentences stay English (config.middleware.ApiInEnglishMiddleware).
+# The panel speaks these; the API's sentences stay English (config.middleware.PanelLanguageMiddleware).
 LANGUAGES = [("en", "English"), ("nl", "Nederlands"), ("de", "Deutsch"), ("ja", "日本語")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 FORMAT_MODULE_PATH = ["config.formats"]

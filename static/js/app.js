@@ -1,28 +1,30 @@
 // Lorekeeper's only script of its own: tell the user when an HTMX request fails instead of doing nothing, keep
 // the memory page's search box in step with the address when the browser goes back or forward, tick every row
-// for "Select all on this page", and switch Add a fact's member id off for a server fact.
+// for "Select all on this page", switch Add a fact's member id off for a server fact, and send the header's
+// language choice when it is made.
 (function () {
   "use strict";
-  var messages = {
-    403: "You may see this, but changing it needs the configure permission.",
-    404: "That is gone, or you do not have access to it. Reload the page.",
-    413: "That is too large to send.",
-    429: "Too many requests; wait a moment and try again."
-  };
-  function show(text) {
+  // The sentences are in the page (#htmx-error's data-message-*), in the page's language.
+  function show(key, status) {
     var box = document.getElementById("htmx-error");
     if (!box) { return; }
-    box.textContent = text;
+    var text = box.getAttribute("data-message-" + key) || box.getAttribute("data-message-other") || "";
+    box.textContent = text.replace("{status}", status || "");
     box.hidden = false;
     window.clearTimeout(box._timer);
     box._timer = window.setTimeout(function () { box.hidden = true; }, 8000);
   }
   document.addEventListener("htmx:responseError", function (event) {
     var status = event.detail.xhr.status;
-    show(messages[status] || "Something went wrong (HTTP " + status + "); nothing was changed. Try again.");
+    show([403, 404, 413, 429].indexOf(status) >= 0 ? String(status) : "other", status);
   });
   document.addEventListener("htmx:sendError", function () {
-    show("The server could not be reached. Check your connection and try again.");
+    show("unreachable");
+  });
+  // The header's language choice: sent as soon as it is chosen (the button is there for a browser without script).
+  document.querySelectorAll("form[data-submit-on-change]").forEach(function (form) {
+    form.classList.add("submits-on-change");
+    form.addEventListener("change", function () { form.requestSubmit(); });
   });
   // htmx restores a page as it was drawn, and the search box was drawn once, empty or with the search the page
   // was opened with; what was typed since lives in the box, not in what htmx kept. The list comes back with the

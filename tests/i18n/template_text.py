@@ -49,7 +49,7 @@ class _UnmarkedText(HTMLParser):
             self._skipping += 1
         attributes = dict(attrs)
         for name, value in attrs:
-            reads = name in VISIBLE_ATTRIBUTES or (name == "value" and attributes.get("type") in ("submit", "button"))
+            reads = name in VISIBLE_ATTRIBUTES or name.startswith("data-message") or (name == "value" and attributes.get("type") in ("submit", "button"))
             if reads and value and _words(value):
                 self.found.append(f'{tag} {name}="{value.replace(_PLACEHOLDER, "…")}"')
 

@@ -1,0 +1,90 @@
+"""Which language the panel speaks: the browser's, unless the user chose one in the header; the choice stays
+with the account; the bot API answers in English whatever the bot's HTTP library sends."""
+
+import re
+
+import pytest
+from django.test import Client
+
+from teams.models import PanelLanguage
+
+from ..conftest import logged_in_client
+
+pytestmark = pytest.mark.django_db
+
+
+def _page_language(response) -> str:
+    return re.search(r'<html lang="([^"]+)"', response.content.decode()).group(1)
+
+
+def test_the_panel_follows_the_browsers_language(owner):
+    client = logged_in_client(owner)
+    response = client.get("/", HTTP_ACCEPT_LANGUAGE="nl-NL,nl;q=0.9,en;q=0.5")
+    assert _page_language(response) == "nl"
+    assert response["Content-Language"] == "nl"
+    assert _page_language(client.get("/", HTTP_ACCEPT_LANGUAGE="ja")) == "ja"
+    # A language the panel does not speak falls back to English.
+    assert _page_language(client.get("/", HTTP_ACCEPT_LANGUAGE="fr-FR")) == "en"
+
+
+def test_a_language_chosen_in_the_header_wins_over_the_browser_and_is_kept_on_the_account(owner):
+    client = logged_in_client(owner)
+    response = client.post("/language/", {"language": "de", "next": "/memory/"}, HTTP_ACCEPT_LANGUAGE="nl")
+    assert response.status_code == 302 and response["Location"] == "/memory/"
+    assert PanelLanguage.objects.get(user=owner).language == "de"
+    assert _page_language(client.get("/", HTTP_ACCEPT_LANGUAGE="nl")) == "de"
+    # Another browser: a new session, its own Accept-Language, no cookie; the account's choice follows.
+    elsewhere = logged_in_client(owner)
+    assert _page_language(elsewhere.get("/", HTTP_ACCEPT_LANGUAGE="ja")) == "de"
+    # Choosing again replaces the choice.
+    elsewhere.post("/language/", {"language": "ja", "next": "/"})
+    assert list(PanelLanguage.objects.filter(user=owner).values_list("language", flat=True)) == ["ja"]
+
+
+def test_the_choice_is_the_users_own(owner, member):
+    logged_in_client(owner).post("/language/", {"language": "nl", "next": "/"})
+    assert _page_language(logged_in_client(member).get("/", HTTP_ACCEPT_LANGUAGE="en")) == "en"
+
+
+def test_logged_out_the_choice_lives_in_a_cookie_and_the_log_in_page_speaks_it(db):
+    client = Client()
+    response = client.post("/language/", {"language": "ja", "next": "/login/"})
+    assert response["Location"] == "/login/"
+    assert response.cookies["django_language"].value == "ja"
+    assert _page_language(client.get("/login/", HTTP_ACCEPT_LANGUAGE="en")) == "ja"
+    assert not PanelLanguage.objects.exists()
+
+
+def test_a_language_the_panel_does_not_speak_is_refused_with_a_sentence_and_changes_nothing(owner):
+    client = logged_in_client(owner)
+    client.post("/language/", {"language": "nl", "next": "/"})
+    response = client.post("/language/", {"language": "xx", "next": "/"})
+    assert "django_language" not in response.cookies
+    page = client.get(response["Location"])
+    assert _page_language(page) == "nl"
+    assert page.content.decode().count('class="message message-error"') == 1
+    assert PanelLanguage.objects.get(user=owner).language == "nl"
+
+
+def test_the_selector_never_sends_anyone_to_another_site(owner):
+    response = logged_in_client(owner).post("/language/", {"language": "en", "next": "https://evil.example/"})
+    assert response["Location"] == "/"
+
+
+def test_the_selector_only_takes_a_post(owner):
+    assert logged_in_client(owner).get("/language/").status_code == 405
+
+
+def test_every_page_has_the_selector_with_the_current_language_chosen(owner):
+    body = logged_in_client(owner).get("/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert 'action="/language/"' in body
+    assert '<option value="de" lang="de" selected>Deutsch</option>' in body
+    assert '<option value="ja" lang="ja">日本語</option>' in body
+
+
+def test_the_bot_api_answers_in_english_whatever_the_client_sends(bot_token, server):
+    response = Client().post(f"/api/v1/servers/{server.guild_id}/context", {}, content_type="application/json",
+                             HTTP_ACCEPT_LANGUAGE="nl", HTTP_AUTHORIZATION="Bearer wrong-token")
+    assert response.status_code == 401
+    assert response["Content-Language"] == "en"
+    assert response.json()["error"].isascii() and response.json()["error"].endswith(".")
