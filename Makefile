@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 PORT ?= 8000
 export PORT
 
-.PHONY: run test bench bench-smoke chromium clean-var
+.PHONY: run test bench bench-smoke chromium clean-var messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -58,3 +58,11 @@ bench: $(VENV)/.test-installed
 bench-smoke: $(VENV)/.test-installed
 	DJANGO_SETTINGS_MODULE=config.settings.test $(BIN)/python -m config.embedded run \
 		--var "$$(mktemp -d /tmp/lorekeeper-smoke.XXXXXX)" --throwaway -- $(BIN)/python -m bench.run_all --smoke $(BENCH)
+
+# After marking or changing panel text: refresh the nl/de/ja catalogues from the code, translate what is new in
+# locale/*/LC_MESSAGES/django.po, then run this again to compile the .mo files (committed, so that a fresh
+# machine needs no gettext). tests/i18n fails while a marked string has no translation.
+MESSAGES_IGNORE = --ignore=var --ignore=tests --ignore=bench --ignore=static --ignore=requirements --ignore=docs
+messages: $(VENV)/.dev-installed chromium
+	$(BIN)/python manage.py makemessages --locale nl --locale de --locale ja --no-obsolete --no-wrap $(MESSAGES_IGNORE)
+	$(BIN)/python manage.py compilemessages --locale nl --locale de --locale ja $(MESSAGES_IGNORE)
