@@ -6,9 +6,9 @@ class TeamsConfig(AppConfig):
     verbose_name = "Teams and access"
 
     def ready(self):
-        # Function import: signals connect once the app registry is ready (models are importable).
         from django.contrib.auth.signals import user_logged_in
 
+        # Function import: teams.languages imports the models, which exist only once the registry is ready.
         from .languages import carry_language_into_session
 
         user_logged_in.connect(carry_language_into_session, dispatch_uid="teams.panel_language")

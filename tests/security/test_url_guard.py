@@ -25,6 +25,8 @@ OUTSIDE_THE_MATRIX = {
     "api:docs": "the public API docs page (no data; tests/memory/bot/api/test_schema.py)",
     "api:not-found": "the JSON 404 for unknown API paths",
     "home": "every logged-in user's list of their own servers (tests/teams/test_home.py, all four roles)",
+    "language": "the header's language choice, the user's own and no server's (tests/i18n/test_language_choice.py: "
+                "anonymous, two users, bad language, foreign next, GET)",
 }
 API_NAMES = {"server": "api:server-detail", "context": "api:context", "reply": "api:reply",
              "exchange": "api:exchange", "search": "api:search", "actions": "api:actions",
