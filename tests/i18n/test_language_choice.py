@@ -5,10 +5,12 @@ import re
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from teams.models import PanelLanguage
 
 from ..conftest import logged_in_client
+from ..factories import make_fact
 
 pytestmark = pytest.mark.django_db
 
@@ -88,3 +90,14 @@ def test_the_bot_api_answers_in_english_whatever_the_client_sends(bot_token, ser
     assert response.status_code == 401
     assert response["Content-Language"] == "en"
     assert response.json()["error"].isascii() and response.json()["error"].endswith(".")
+
+
+def test_dates_on_a_page_follow_its_language(owner, server):
+    make_fact(server, key="raid_night", content="Raids are on Wednesday.")
+    client = logged_in_client(owner)
+    today = timezone.localdate()
+    url = f"/servers/{server.guild_id}/facts/1/"
+    assert today.strftime("%Y-%m-%d") in client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert today.strftime("%d.%m.%Y") in client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert today.strftime("%Y/%m/%d") in client.get(url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
+    assert f"{today.day}-{today.month}-{today.year}" in client.get(url, HTTP_ACCEPT_LANGUAGE="nl").content.decode()
