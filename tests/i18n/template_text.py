@@ -47,6 +47,9 @@ class _UnmarkedText(HTMLParser):
     def handle_starttag(self, tag, attrs):
         if tag in _NOT_READ_AS_TEXT:
             self._skipping += 1
+        if tag == "button":
+            # A <button> shows its content, never its value: that is the code the form sends (value="merge").
+            attrs = [(name, value) for name, value in attrs if name != "value"]
         attributes = dict(attrs)
         for name, value in attrs:
             reads = name in VISIBLE_ATTRIBUTES or name.startswith("data-message") or (name == "value" and attributes.get("type") in ("submit", "button"))
