@@ -49,7 +49,10 @@ class _UnmarkedText(HTMLParser):
             self._skipping += 1
         attributes = dict(attrs)
         for name, value in attrs:
-            reads = name in VISIBLE_ATTRIBUTES or (name == "value" and attributes.get("type") in ("submit", "button"))
+            # An <input type="submit">'s value is its caption; a <button>'s value is never shown (its content is),
+            # it is what the form sends ("server", "true"), which code compares and must stay as it is.
+            reads = name in VISIBLE_ATTRIBUTES or (name == "value" and tag == "input"
+                                                   and attributes.get("type") in ("submit", "button"))
             if reads and value and _words(value):
                 self.found.append(f'{tag} {name}="{value.replace(_PLACEHOLDER, "…")}"')
 
