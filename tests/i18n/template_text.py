@@ -47,12 +47,12 @@ class _UnmarkedText(HTMLParser):
     def handle_starttag(self, tag, attrs):
         if tag in _NOT_READ_AS_TEXT:
             self._skipping += 1
-        if tag == "button":
-            # A <button> shows its content, never its value: that is the code the form sends (value="merge").
-            attrs = [(name, value) for name, value in attrs if name != "value"]
         attributes = dict(attrs)
         for name, value in attrs:
-            reads = name in VISIBLE_ATTRIBUTES or name.startswith("data-message") or (name == "value" and attributes.get("type") in ("submit", "button"))
+            # An <input type="submit">'s value is its caption; a <button>'s value is never shown (its content is),
+            # it is what the form sends ("server", "true"), which code compares and must stay as it is.
+            reads = (name in VISIBLE_ATTRIBUTES or name.startswith("data-message")
+                     or (name == "value" and tag == "input" and attributes.get("type") in ("submit", "button")))
             if reads and value and _words(value):
                 self.found.append(f'{tag} {name}="{value.replace(_PLACEHOLDER, "…")}"')
 

@@ -11,6 +11,7 @@ def test_the_checker_finds_unmarked_text_and_passes_marked_text():
     assert unmarked_text('<input placeholder="Search facts">') == ['input placeholder="Search facts"']
     assert unmarked_text('<input type="submit" value="Go now">') == ['input value="Go now"']
     assert unmarked_text('<button type="submit" name="answer" value="keep_both">{% translate "Keep both" %}</button>') == []
+    assert unmarked_text('<button type="submit" name="pinned" value="true">{% translate "Pin" %}</button>') == []
     assert unmarked_text('{{ x|default:"never" }}')
     assert unmarked_text('{% include "a.html" with label="Delete all" %}')
     assert unmarked_text('{% load i18n %}<p>{% translate "Save the fact" %}</p>') == []
