@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from config.crypto import encrypt_secret
 from memory.indexing.catchup import catchup_if_embedding, catchup_start
@@ -47,8 +47,10 @@ def memory_type_set(*, server: Server, actor: AbstractBaseUser, memory_type: str
     ai_settings.save(update_fields=["memory_type", "changed_at"])
     server.ai_settings = ai_settings  # the caller's server object now carries the saved row
     if previous != memory_type:
+        with translation.override("en"):  # the append-only log is written once, in English, whoever reads it
+            changes = [audit_change("Memory type", profile_for(previous).label, profile.label)]
         audit_record(actor=actor, server=server, action="memory_type.set", result=f"{previous} → {memory_type}",
-                     changes=[audit_change("Memory type", profile_for(previous).label, profile.label)])
+                     changes=changes)
     if profile.embeds and previous != memory_type:
         catchup_start(server)  # every fact without a vector from the current model gets one
     return ai_settings
@@ -120,7 +122,8 @@ def ai_settings_update(*, server: Server, actor: AbstractBaseUser, read: Channel
             setattr(ai_settings, name, new)
             setting = BY_NAME[name]
             changed.append(name)
-            changes.append(audit_change(setting.audit_label, setting.shown(old), setting.shown(new)))
+            with translation.override("en"):  # the append-only log is written once, in English
+                changes.append(audit_change(setting.audit_label, setting.shown(old), setting.shown(new)))
     if changed:
         ai_settings.changed_at = timezone.now()
         ai_settings.save()
@@ -149,8 +152,10 @@ def _url_shown(url: str) -> str:
 
 def _endpoint_changes(purpose: str, before: ModelEndpoint | None, after: ModelEndpoint | None,
                       key_said: str) -> list[dict[str, str]]:
-    """What saving (or removing) an endpoint changed, as the audit page lists it; the key only as `key_said`."""
-    label = ModelPurpose(purpose).label
+    """What saving (or removing) an endpoint changed, as the audit page lists it; the key only as `key_said`. In
+    English, as the append-only log is written once."""
+    with translation.override("en"):
+        label = str(ModelPurpose(purpose).label)
     old_url, old_model = (before.base_url, before.model_name) if before else ("", "")
     new_url, new_model = (after.base_url, after.model_name) if after else ("", "")
     changes = []

@@ -10,7 +10,7 @@ from datetime import datetime
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from memory.configuration.selectors import channel_display_name, channel_is_public
 from memory.indexing.vectors import queue_fact_embeddings
@@ -263,7 +263,8 @@ class WideningNeedsConfirmation(Exception):
 
 
 def _audience_label(audience: str, channel_label: str) -> str:
-    return channel_label if audience == Audience.CHANNEL else Audience(audience).label.lower()
+    with translation.override("en"):  # for the audit log, which is written once, in English
+        return channel_label if audience == Audience.CHANNEL else Audience(audience).label.lower()
 
 
 @transaction.atomic
