@@ -11,23 +11,24 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from memory.models import Fact, Summary
 from teams.models import Server
 
 
 class RoundStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    REFUSED = "refused", "Refused"
-    FINISHED = "finished", "Finished"
-    FAILED = "failed", "Failed"
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    REFUSED = "refused", _("Refused")
+    FINISHED = "finished", _("Finished")
+    FAILED = "failed", _("Failed")
 
 
 class RoundTrigger(models.TextChoices):
-    QUIET = "quiet", "The server went quiet"
-    WEEKLY = "weekly", "A week since the last round"
-    MANUAL = "manual", "Started by staff"
+    QUIET = "quiet", _("The server went quiet")
+    WEEKLY = "weekly", _("A week since the last round")
+    MANUAL = "manual", _("Started by staff")
 
 
 class ConsolidationRound(models.Model):
@@ -65,17 +66,17 @@ class ConsolidationRound(models.Model):
 
 
 class ProposalKind(models.TextChoices):
-    DUPLICATE = "duplicate", "Duplicate"
-    CONTRADICTION = "contradiction", "Contradiction"
+    DUPLICATE = "duplicate", _("Duplicate")
+    CONTRADICTION = "contradiction", _("Contradiction")
 
 
 class ProposalStatus(models.TextChoices):
-    PENDING = "pending", "Waiting for an answer"
-    MERGED = "merged", "Merged"
-    MERGED_OTHER_WAY = "merged_other_way", "Merged the other way"
-    KEPT_BOTH = "kept_both", "Kept both"
-    SETTLED = "settled", "Settled by retracting one of the two"
-    OUT_OF_DATE = "out_of_date", "Out of date (a fact changed)"
+    PENDING = "pending", _("Waiting for an answer")
+    MERGED = "merged", _("Merged")
+    MERGED_OTHER_WAY = "merged_other_way", _("Merged the other way")
+    KEPT_BOTH = "kept_both", _("Kept both")
+    SETTLED = "settled", _("Settled by retracting one of the two")
+    OUT_OF_DATE = "out_of_date", _("Out of date (a fact changed)")
 
 
 class Proposal(models.Model):
@@ -126,10 +127,10 @@ class Proposal(models.Model):
 
 
 class DraftStatus(models.TextChoices):
-    PENDING = "pending", "Waiting for an answer"
-    USED = "used", "Used"
-    KEPT_CURRENT = "kept_current", "Current summary kept"
-    OUT_OF_DATE = "out_of_date", "Replaced by a newer draft"
+    PENDING = "pending", _("Waiting for an answer")
+    USED = "used", _("Used")
+    KEPT_CURRENT = "kept_current", _("Current summary kept")
+    OUT_OF_DATE = "out_of_date", _("Replaced by a newer draft")
 
 
 class SummaryDraft(models.Model):

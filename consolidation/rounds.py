@@ -33,6 +33,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import DatabaseError, IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from config.queue import enqueue, enqueue_on_commit
 from memory.configuration.selectors import ai_settings_for_server
@@ -122,8 +123,8 @@ def round_queue(*, server: Server, trigger: str, actor: AbstractBaseUser | None 
     """Create a queued round and hand it to the worker once the row is committed. A round a person started
     (`actor`) is audited with who started it; beat's rounds are not (the rounds themselves are their record)."""
     if not profile_for(ai_settings_for_server(server).memory_type).consolidates:
-        raise RoundNotQueued("Rounds run only under Consolidated and Semantic; what an earlier round proposed "
-                             "can still be answered.")
+        raise RoundNotQueued(gettext("Rounds run only under Consolidated and Semantic; what an earlier round "
+                                     "proposed can still be answered."))
     try:
         with transaction.atomic():
             queued = ConsolidationRound.objects.create(server=server, trigger=trigger)
@@ -131,7 +132,7 @@ def round_queue(*, server: Server, trigger: str, actor: AbstractBaseUser | None 
                 audit_record(actor=actor, server=server, action="consolidation.round_start", count=1,
                              result=f"round {queued.pk} queued")
     except IntegrityError:
-        raise RoundNotQueued("A round of this server is already waiting or running.") from None
+        raise RoundNotQueued(gettext("A round of this server is already waiting or running.")) from None
     enqueue_on_commit("consolidation.tasks.run_round", queued.pk)
     return queued
 

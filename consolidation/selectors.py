@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection
 from django.db.models import BooleanField, Case, Max, QuerySet, Value, When
+from django.utils.translation import gettext
 
 from memory.configuration.selectors import channel_display_name
 from memory.indexing.catchup import semantic_pairs_ready
@@ -68,16 +69,17 @@ def semantic_neighbours(server: Server) -> dict[tuple[int, int], float]:
 def reach_words(server: Server, reach: Audienced) -> str:
     """Who sees a fact, in words: 'in every channel', 'only in #mod-chat', 'by staff only'."""
     if reach.audience == Audience.CHANNEL:
-        return f"only in {channel_display_name(server, reach.source_channel_id)}"
-    return "by staff only" if reach.audience == Audience.STAFF else "in every channel"
+        return gettext("only in %(channel)s") % {"channel": channel_display_name(server, reach.source_channel_id)}
+    return gettext("by staff only") if reach.audience == Audience.STAFF else gettext("in every channel")
 
 
 def merged_audience_sentence(server: Server, reach: Reach) -> str:
     """What a proposal says of the merged fact's audience ('' when it is for the whole server)."""
     if reach.audience == Audience.CHANNEL:
-        return f"The merged fact will be visible only in {channel_display_name(server, reach.source_channel_id)}."
+        return gettext("The merged fact will be visible only in %(channel)s.") % {
+            "channel": channel_display_name(server, reach.source_channel_id)}
     if reach.audience == Audience.STAFF:
-        return "The merged fact will be staff only: the bot is never handed it."
+        return gettext("The merged fact will be staff only: the bot is never handed it.")
     return ""
 
 
@@ -85,10 +87,11 @@ def unmergeable_sentence(server: Server, first: Fact, second: Fact) -> str:
     """Why two facts for two different channels are never merged ('' when they may be)."""
     if may_pair(first, second):
         return ""
-    return (f"#{first.number} was learned in {channel_display_name(server, channel_bound(first))} and "
-            f"#{second.number} in {channel_display_name(server, channel_bound(second))}, and neither is for the whole "
-            "server: one merged fact would reach a channel one of them is not for. Keep both, or change an audience "
-            "on the memory page first.")
+    return gettext("#%(first)s was learned in %(first_channel)s and #%(second)s in %(second_channel)s, and neither "
+                   "is for the whole server: one merged fact would reach a channel one of them is not for. Keep "
+                   "both, or change an audience on the memory page first.") % {
+        "first": first.number, "first_channel": channel_display_name(server, channel_bound(first)),
+        "second": second.number, "second_channel": channel_display_name(server, channel_bound(second))}
 
 
 @dataclass(frozen=True)
@@ -109,8 +112,8 @@ def merge_audience(server: Server, proposal: Proposal) -> MergeAudience:
         return MergeAudience(allowed=False, sentence=refusal, widest="", keeper_copied=False)
     reach = merged_reach(keeper, other)
     wider = next((fact for fact in (keeper, other) if fact.audience != reach.audience), None)
-    widest = (f"A merge never widens who sees a fact: #{wider.number} is seen {reach_words(server, wider)} today."
-              if wider is not None else "")
+    widest = (gettext("A merge never widens who sees a fact: #%(number)s is seen %(seen)s today.")
+              % {"number": wider.number, "seen": reach_words(server, wider)} if wider is not None else "")
     return MergeAudience(allowed=True, sentence=merged_audience_sentence(server, reach), widest=widest,
                          keeper_copied=not reach.fits(keeper))
 

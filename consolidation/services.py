@@ -9,7 +9,8 @@ from datetime import datetime
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 from guardian.shortcuts import assign_perm, remove_perm
 
 from memory.facts.held_back import held_back_refresh
@@ -57,11 +58,12 @@ def proposal_answer(*, proposal: Proposal, actor: AbstractBaseUser, answer: str)
     different channels are never merged. A merge's changes are kept as versions by the round (and who accepted
     it); once answered, a contradiction caught at write holds neither fact back any more (memory.facts.held_back)."""
     if answer not in Answer.ALL:
-        raise ValidationError({"answer": "Answer with merge, merge_other_way, keep_both, retract_keeper or "
-                                         "retract_other."})
+        raise ValidationError({"answer": _("Answer with merge, merge_other_way, keep_both, retract_keeper or "
+                                           "retract_other.")})
     locked = Proposal.objects.select_for_update().get(pk=proposal.pk)
     if locked.status != ProposalStatus.PENDING:
-        raise ValidationError(f"This proposal was already answered ({locked.get_status_display().lower()}).")
+        raise ValidationError(_("This proposal was already answered (%(status)s).")
+                              % {"status": locked.get_status_display().lower()})
     pair = [locked.keeper_id, locked.other_id]
     facts = {fact.pk: fact for fact in Fact.objects.select_for_update().filter(pk__in=pair)}
     keeper, other = facts[locked.keeper_id], facts[locked.other_id]
@@ -71,14 +73,16 @@ def proposal_answer(*, proposal: Proposal, actor: AbstractBaseUser, answer: str)
         locked.status, locked.answered_at, locked.answered_by = ProposalStatus.OUT_OF_DATE, now, actor
         locked.save(update_fields=["status", "answered_at", "answered_by"])
         held_back_refresh(pair)  # the flag no longer stands: neither fact is held back by it
-        numbers = " and ".join(f"#{fact.number}" for fact in changed)
-        return AnswerOutcome(locked, f"Nothing merged: {numbers} changed since the round proposed this.")
+        numbers = (_("#%(first)s and #%(second)s") % {"first": changed[0].number, "second": changed[1].number}
+                   if len(changed) == 2 else f"#{changed[0].number}")
+        return AnswerOutcome(locked, _("Nothing merged: %(numbers)s changed since the round proposed this.")
+                             % {"numbers": numbers})
     if locked.kind == ProposalKind.CONTRADICTION and answer in (Answer.MERGE, Answer.MERGE_OTHER_WAY):
-        raise ValidationError("A contradiction is never merged: edit or retract one of the two facts, "
-                              "or keep both to settle the flag.")
+        raise ValidationError(_("A contradiction is never merged: edit or retract one of the two facts, "
+                                "or keep both to settle the flag."))
     if answer in (Answer.RETRACT_KEEPER, Answer.RETRACT_OTHER):
         if locked.kind != ProposalKind.CONTRADICTION:
-            raise ValidationError("Retracting one fact settles a contradiction; answer a duplicate with a merge.")
+            raise ValidationError(_("Retracting one fact settles a contradiction; answer a duplicate with a merge."))
         wrong, right = (keeper, other) if answer == Answer.RETRACT_KEEPER else (other, keeper)
         fact_retract(fact=wrong, reason=f"contradicted #{right.number}; settled by {actor.get_username()}",
                      by=Actor.staff(actor))
@@ -87,16 +91,17 @@ def proposal_answer(*, proposal: Proposal, actor: AbstractBaseUser, answer: str)
         held_back_refresh(pair)  # the one kept is handed over again (unless another flag still holds it back)
         audit_record(actor=actor, server=locked.server, action="proposal.settle", target_ids=[wrong.number], count=1,
                      result=f"#{wrong.number} retracted, #{right.number} stays")
-        return AnswerOutcome(locked, f"Retracted #{wrong.number}; #{right.number} stays. Restore it from the "
-                                     "Retracted tab if this was wrong.", survivor=right, retired=wrong)
+        return AnswerOutcome(locked, _("Retracted #%(wrong)s; #%(right)s stays. Restore it from the Retracted tab if "
+                                       "this was wrong.") % {"wrong": wrong.number, "right": right.number},
+                             survivor=right, retired=wrong)
     if answer == Answer.KEEP_BOTH:
         locked.status, locked.answered_at, locked.answered_by = ProposalStatus.KEPT_BOTH, now, actor
         locked.save(update_fields=["status", "answered_at", "answered_by"])
         held_back_refresh(pair)  # both are handed over again (unless another flag still holds one back)
         audit_record(actor=actor, server=locked.server, action="proposal.keep_both",
                      target_ids=[keeper.number, other.number], count=2)
-        return AnswerOutcome(locked, f"Kept both #{keeper.number} and #{other.number}; this pair is not asked "
-                                     "again unless one of them is rewritten.")
+        return AnswerOutcome(locked, _("Kept both #%(keeper)s and #%(other)s; this pair is not asked again unless one "
+                                       "of them is rewritten.") % {"keeper": keeper.number, "other": other.number})
     refusal = unmergeable_sentence(locked.server, keeper, other)
     if refusal:  # a proposal from before facts had audiences: rounds no longer pair such facts
         raise ValidationError(refusal)
@@ -113,12 +118,19 @@ def proposal_answer(*, proposal: Proposal, actor: AbstractBaseUser, answer: str)
     version_record(survivor, VersionChange.MERGE, by, related_number=retired.number,
                    reason=f"#{retired.number} merged into it")
     _close_merge(locked, actor, answer, now)
-    seen = "" if reach.audience == Audience.SERVER else f", seen {reach_words(locked.server, reach)}"
+    with translation.override("en"):  # the append-only log is written once, in English
+        seen = "" if reach.audience == Audience.SERVER else f", seen {reach_words(locked.server, reach)}"
     audit_record(actor=actor, server=locked.server, action="proposal.merge",
                  target_ids=[survivor.number, retired.number], count=1,
                  result=f"#{retired.number} merged into #{survivor.number}{seen}")
-    return AnswerOutcome(locked, f"Merged: #{retired.number} now points to #{survivor.number}{seen} "
-                                 "(restore it from the Retracted tab if this was wrong).",
+    if reach.audience == Audience.SERVER:
+        said = _("Merged: #%(retired)s now points to #%(survivor)s (restore it from the Retracted tab if this was "
+                 "wrong).")
+    else:
+        said = _("Merged: #%(retired)s now points to #%(survivor)s, seen %(seen)s (restore it from the Retracted tab "
+                 "if this was wrong).")
+    return AnswerOutcome(locked, said % {"retired": retired.number, "survivor": survivor.number,
+                                         "seen": reach_words(locked.server, reach)},
                          survivor=survivor, retired=retired)
 
 
@@ -157,16 +169,31 @@ def _merge_into_new_fact(locked: Proposal, actor: AbstractBaseUser, answer: str,
     reworded = wording != survivor.content
     how = ["the consolidation model's wording" if reworded else f"#{survivor.number} word for word"]
     if reach.audience != Audience.SERVER:
-        how.append(f"seen {reach_words(locked.server, reach)}, the narrower audience of the two")
+        with translation.override("en"):  # the append-only log is written once, in English
+            how.append(f"seen {reach_words(locked.server, reach)}, the narrower audience of the two")
     audit_record(actor=actor, server=locked.server, action="proposal.merge",
                  target_ids=[merged.number, survivor.number, retired.number], count=2,
                  result=f"#{survivor.number} and #{retired.number} merged into new #{merged.number} "
                         f"({'; '.join(how)})")
-    wording_said = "in the proposed wording" if reworded else f"in #{survivor.number}'s words"
-    seen = "" if reach.audience == Audience.SERVER else f", seen {reach_words(locked.server, reach)}"
-    return AnswerOutcome(locked, f"Merged: #{survivor.number} and #{retired.number} now point to the new "
-                                 f"#{merged.number} {wording_said}{seen} (restore either from the Retracted tab "
-                                 "if this was wrong).", survivor=merged, retired=retired, rewritten=survivor)
+    return AnswerOutcome(locked, _merged_anew_sentence(locked.server, survivor, retired, merged, reach, reworded),
+                         survivor=merged, retired=retired, rewritten=survivor)
+
+
+def _merged_anew_sentence(server: Server, survivor: Fact, retired: Fact, merged: Fact, reach: Reach,
+                          reworded: bool) -> str:
+    """What the page says after a merge into a new fact: in whose words, and who sees it when not everyone."""
+    numbers = {"survivor": survivor.number, "retired": retired.number, "merged": merged.number}
+    if reach.audience == Audience.SERVER:
+        said = (_("Merged: #%(survivor)s and #%(retired)s now point to the new #%(merged)s in the proposed wording "
+                  "(restore either from the Retracted tab if this was wrong).") if reworded else
+                _("Merged: #%(survivor)s and #%(retired)s now point to the new #%(merged)s in #%(survivor)s's words "
+                  "(restore either from the Retracted tab if this was wrong)."))
+        return said % numbers
+    said = (_("Merged: #%(survivor)s and #%(retired)s now point to the new #%(merged)s in the proposed wording, seen "
+              "%(seen)s (restore either from the Retracted tab if this was wrong).") if reworded else
+            _("Merged: #%(survivor)s and #%(retired)s now point to the new #%(merged)s in #%(survivor)s's words, "
+              "seen %(seen)s (restore either from the Retracted tab if this was wrong)."))
+    return said % {**numbers, "seen": reach_words(server, reach)}
 
 
 @transaction.atomic
@@ -175,7 +202,8 @@ def summary_draft_answer(*, draft: SummaryDraft, actor: AbstractBaseUser, use: b
     or keep the current one."""
     locked = SummaryDraft.objects.select_for_update().get(pk=draft.pk)
     if locked.status != DraftStatus.PENDING:
-        raise ValidationError(f"This draft was already answered ({locked.get_status_display().lower()}).")
+        raise ValidationError(_("This draft was already answered (%(status)s).")
+                              % {"status": locked.get_status_display().lower()})
     if use:
         locked.summary = summary_set(server=locked.server, content=locked.content, author=FactAuthor.staff(actor))
     locked.status = DraftStatus.USED if use else DraftStatus.KEPT_CURRENT
@@ -188,7 +216,7 @@ def summary_draft_answer(*, draft: SummaryDraft, actor: AbstractBaseUser, use: b
 def reviewer_set(*, server: Server, user: AbstractBaseUser, actor: AbstractBaseUser, allowed: bool) -> None:
     """Grant or take back review_proposals on one server, for a member of the server's team."""
     if not Membership.objects.filter(team_id=server.team_id, user=user).exists():
-        raise PermissionDenied("Only members of the server's team can review its proposals.")
+        raise PermissionDenied(_("Only members of the server's team can review its proposals."))
     if allowed:
         assign_perm("review_proposals", user, server)
     else:

@@ -11,6 +11,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from memory.configuration.selectors import ai_settings_for_server
@@ -81,9 +82,9 @@ def _review_response(request: HtmxHttpRequest, server: Server, message: str = ""
     if round_id is not None:  # the worker may have finished it already (a fast worker, or eager tasks)
         started = ConsolidationRound.objects.filter(pk=round_id).first()
         if started is not None and started.status == "finished":
-            message = "The round finished; its proposals are below."
+            message = gettext("The round finished; its proposals are below.")
         elif started is not None and started.status == "refused":
-            message = f"The round refused itself: {started.refusal}"
+            message = gettext("The round refused itself: %(refusal)s") % {"refusal": started.refusal}
     if not request.htmx:
         if message:
             messages.info(request, message)
@@ -130,13 +131,13 @@ def draft_answer_view(request: HtmxHttpRequest, guild_id: str, draft_id: int) ->
     draft = get_object_or_404(SummaryDraft, pk=draft_id, server=server)
     use = request.POST.get("answer")
     if use not in ("use", "keep"):
-        return _review_response(request, server, "Answer with use or keep.", status=400)
+        return _review_response(request, server, gettext("Answer with use or keep."), status=400)
     try:
         summary_draft_answer(draft=draft, actor=request.user, use=use == "use")
     except ValidationError as refused:
         return _review_response(request, server, " ".join(refused.messages), status=409)
-    message = "The draft is the summary now; the previous wording was retracted." if use == "use" else \
-        "The current summary stays."
+    message = gettext("The draft is the summary now; the previous wording was retracted.") if use == "use" else \
+        gettext("The current summary stays.")
     return _review_response(request, server, message, changed=use == "use")
 
 
@@ -149,7 +150,7 @@ def round_start_view(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
         queued = round_queue(server=server, trigger=RoundTrigger.MANUAL, actor=request.user)
     except RoundNotQueued as refused:
         return _review_response(request, server, str(refused), status=409)
-    return _review_response(request, server, "A round is queued; this block follows its progress.",
+    return _review_response(request, server, gettext("A round is queued; this block follows its progress."),
                             round_id=queued.pk)
 
 
@@ -166,7 +167,8 @@ def moderators_page(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
             raise Http404("No such member.")
         allowed = request.POST.get("allowed") == "1"
         reviewer_set(server=server, user=user, actor=request.user, allowed=allowed)
-        message = f"{user.get_username()} {'may now' if allowed else 'may no longer'} answer proposals."
+        message = (gettext("%(user)s may now answer proposals.") if allowed
+                   else gettext("%(user)s may no longer answer proposals.")) % {"user": user.get_username()}
     context = {"server": server, "members": team_members_with_review(server), "message": message}
     if request.htmx:
         return render(request, "consolidation/_moderators.html", context)

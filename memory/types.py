@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy as _
+
 from .models import AISettings, MemoryType
 
 
@@ -62,62 +64,62 @@ class TypeProfile:
 
 PROFILES: tuple[TypeProfile, ...] = (
     TypeProfile(
-        value=MemoryType.CLASSIC, label="Classic", position=1, ready=True,
-        adds="A flat list of facts. The most recently changed facts fill the context.",
-        changes="When the bot says a fact no longer holds, the fact is deleted.",
-        settings="Maximum injected memory items (AI settings).",
+        value=MemoryType.CLASSIC, label=_("Classic"), position=1, ready=True,
+        adds=_("A flat list of facts. The most recently changed facts fill the context."),
+        changes=_("When the bot says a fact no longer holds, the fact is deleted."),
+        settings=_("Maximum injected memory items (AI settings)."),
         addition=Addition.FLAT_LIST, context_order=ContextOrder.NEWEST, relevance=RelevanceKind.NONE,
         retract_deletes=True, can_supersede=False, can_search=False, consolidates=False, embeds=False,
     ),
     TypeProfile(
-        value=MemoryType.LEDGER, label="Ledger", position=2, ready=True,
-        adds="Retraction instead of deletion: a fact that no longer holds closes its validity window.",
-        changes="Retracted facts leave the bot's context but stay on this page with their end date, reason and "
-                "replacement. The bot may also supersede a fact, and is told that the old wording is kept.",
-        settings="Maximum injected memory items (AI settings).",
+        value=MemoryType.LEDGER, label=_("Ledger"), position=2, ready=True,
+        adds=_("Retraction instead of deletion: a fact that no longer holds closes its validity window."),
+        changes=_("Retracted facts leave the bot's context but stay on this page with their end date, reason and "
+                   "replacement. The bot may also supersede a fact, and is told that the old wording is kept."),
+        settings=_("Maximum injected memory items (AI settings)."),
         addition=Addition.RETRACTION, context_order=ContextOrder.NEWEST, relevance=RelevanceKind.NONE,
         retract_deletes=False, can_supersede=True, can_search=False, consolidates=False, embeds=False,
         flags_contradictions=True,
     ),
     TypeProfile(
-        value=MemoryType.ARCHIVE, label="Searchable archive", position=3, ready=True,
-        adds="One lookup per reply: the bot may search all facts in force by name before it answers.",
-        changes="A search costs exactly one extra model call, never two. It is full text, run by the database, "
-                "over server and member facts; it cannot reach retracted facts, and it obeys the read channels.",
-        settings="Maximum injected memory items and read channels (AI settings).",
+        value=MemoryType.ARCHIVE, label=_("Searchable archive"), position=3, ready=True,
+        adds=_("One lookup per reply: the bot may search all facts in force by name before it answers."),
+        changes=_("A search costs exactly one extra model call, never two. It is full text, run by the database, "
+                   "over server and member facts; it cannot reach retracted facts, and it obeys the read channels."),
+        settings=_("Maximum injected memory items and read channels (AI settings)."),
         addition=Addition.SEARCH, context_order=ContextOrder.NEWEST, relevance=RelevanceKind.NONE,
         retract_deletes=False, can_supersede=True, can_search=True, consolidates=False, embeds=False,
         flags_contradictions=True,
     ),
     TypeProfile(
-        value=MemoryType.RANKED, label="Ranked", position=4, ready=True,
-        adds="The context slots go to the most useful facts, not the newest.",
-        changes="Each fact in force is scored on recency (by kind: rules, lore and profiles never age; events and preferences fade), importance "
-                "(rated 0–1 by the model when it writes the fact; unscored counts as 0.5) and relevance to the "
-                "message (its place in a full-text search for it); confidence multiplies the score and only "
-                "lowers it. The best-scored facts fill the slots, best first. It ranks and never filters: a fact "
-                "that misses the cut is a candidate again on the next message. The one search stays.",
-        settings="Ranking weights for recency, importance and relevance, and the maximum injected memory items "
-                 "(AI settings).",
+        value=MemoryType.RANKED, label=_("Ranked"), position=4, ready=True,
+        adds=_("The context slots go to the most useful facts, not the newest."),
+        changes=_("Each fact in force is scored on recency (by kind: rules, lore and profiles never age; events and preferences fade), importance "
+                   "(rated 0–1 by the model when it writes the fact; unscored counts as 0.5) and relevance to the "
+                   "message (its place in a full-text search for it); confidence multiplies the score and only "
+                   "lowers it. The best-scored facts fill the slots, best first. It ranks and never filters: a fact "
+                   "that misses the cut is a candidate again on the next message. The one search stays."),
+        settings=_("Ranking weights for recency, importance and relevance, and the maximum injected memory items "
+                    "(AI settings)."),
         addition=Addition.RANKING, context_order=ContextOrder.BEST_SCORE, relevance=RelevanceKind.WORDS,
         retract_deletes=False, can_supersede=True, can_search=True, consolidates=False, embeds=False,
         flags_contradictions=True,
     ),
     TypeProfile(
-        value=MemoryType.CONSOLIDATED, label="Consolidated", position=5, ready=True,
-        adds="A background round over a quiet server proposes duplicate merges and a rewritten summary.",
-        changes="Nothing is applied until a person answers each proposal; contradictions are flagged, never merged.",
-        settings="Consolidation model (AI settings); without one, merges keep the winning fact word for word.",
+        value=MemoryType.CONSOLIDATED, label=_("Consolidated"), position=5, ready=True,
+        adds=_("A background round over a quiet server proposes duplicate merges and a rewritten summary."),
+        changes=_("Nothing is applied until a person answers each proposal; contradictions are flagged, never merged."),
+        settings=_("Consolidation model (AI settings); without one, merges keep the winning fact word for word."),
         addition=Addition.ROUNDS, context_order=ContextOrder.BEST_SCORE, relevance=RelevanceKind.WORDS,
         retract_deletes=False, can_supersede=True, can_search=True, consolidates=True, embeds=False,
         flags_contradictions=True,
     ),
     TypeProfile(
-        value=MemoryType.SEMANTIC, label="Semantic", position=6, ready=True,
-        adds="Each fact gets an embedding, so a search finds meaning, not only the same words.",
-        changes="Search and relevance fuse words and meaning; without an embedding model it falls back to words "
-                "and says so.",
-        settings="Embedding model (AI settings).",
+        value=MemoryType.SEMANTIC, label=_("Semantic"), position=6, ready=True,
+        adds=_("Each fact gets an embedding, so a search finds meaning, not only the same words."),
+        changes=_("Search and relevance fuse words and meaning; without an embedding model it falls back to words "
+                   "and says so."),
+        settings=_("Embedding model (AI settings)."),
         addition=Addition.MEANING, context_order=ContextOrder.BEST_SCORE, relevance=RelevanceKind.WORDS_AND_MEANING,
         retract_deletes=False, can_supersede=True, can_search=True, consolidates=True, embeds=True,
         flags_contradictions=True,

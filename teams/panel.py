@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import resolve_url
+from django.utils.translation import gettext
 from django_htmx.middleware import HtmxDetails
 
 
@@ -27,7 +28,7 @@ def panel_login_required(view: Callable) -> Callable:
             return view(request, *args, **kwargs)
         if getattr(request, "htmx", False):
             current = request.htmx.current_url_abs_path or request.get_full_path()
-            response = HttpResponse("Your session has ended; log in again.", status=401)
+            response = HttpResponse(gettext("Your session has ended; log in again."), status=401)
             response["HX-Redirect"] = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': current})}"
             return response
         return redirect_to_login(request.get_full_path())

@@ -8,6 +8,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext
 
 from .models import SNOWFLAKE_REGEX, Server, ServerGroupObjectPermission, ServerUserObjectPermission
 
@@ -61,7 +62,7 @@ def server_for_reviewer(user: AbstractBaseUser | AnonymousUser, guild_id: str) -
     """The server, 404 when the user cannot see it, 403 when they see it but may not answer proposals."""
     server = server_for_viewer(user, guild_id)
     if not can_review(user, server):
-        raise PermissionDenied("You need the review proposals permission on this server.")
+        raise PermissionDenied(gettext("You need the review proposals permission on this server."))
     return server
 
 
@@ -84,5 +85,5 @@ def server_for_configurer(user: AbstractBaseUser | AnonymousUser, guild_id: str)
     """The server, 404 when the user cannot see it, 403 when they see it but may not change it."""
     server = server_for_viewer(user, guild_id)
     if not can_configure(user, server):
-        raise PermissionDenied("You need the configure permission on this server.")
+        raise PermissionDenied(gettext("You need the configure permission on this server."))
     return server

@@ -27,14 +27,15 @@ logger = logging.getLogger(__name__)
 
 
 def audit_change(field: str, old: str, new: str) -> dict[str, str]:
-    """One changed field as the audit page lists it: its label as staff read it, old → new (both already short)."""
-    return {"field": field, "old": old, "new": new}
+    """One changed field as the audit page lists it: its label as staff read it, old → new (both already short).
+    A label marked for translation is kept as text (the JSON column cannot hold it lazily)."""
+    return {"field": str(field), "old": str(old), "new": str(new)}
 
 
 def audit_change_said(field: str, said: str) -> dict[str, str]:
     """A change told only by what happened ("set", "changed", "removed"), never its values: a secret, or words
     that the append-only log must not keep (a fact's wording may be about a member a wipe removes)."""
-    return {"field": field, "said": said}
+    return {"field": str(field), "said": str(said)}
 
 
 def audit_changes_text(changes: Iterable[dict[str, str]]) -> str:

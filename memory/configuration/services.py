@@ -8,7 +8,8 @@ from urllib.parse import urlsplit
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from config.crypto import encrypt_secret
 from memory.indexing.catchup import catchup_if_embedding, catchup_start
@@ -36,10 +37,11 @@ def ai_settings_ensure(*, server: Server) -> AISettings:
 def memory_type_set(*, server: Server, actor: AbstractBaseUser, memory_type: str) -> AISettings:
     """Choose the server's memory type. Switching moves no fact; a type that is not ready is refused."""
     if memory_type not in MemoryType.values:
-        raise ValidationError({"memory_type": "Choose one of the six memory types."})
+        raise ValidationError({"memory_type": gettext("Choose one of the six memory types.")})
     profile = profile_for(memory_type)
     if not profile.ready:
-        raise ValidationError({"memory_type": f"{profile.label} is not ready yet and cannot be chosen."})
+        raise ValidationError({"memory_type": gettext("%(type)s is not ready yet and cannot be chosen.")
+                                              % {"type": profile.label}})
     ai_settings = AISettings.objects.select_for_update().get(pk=ai_settings_ensure(server=server).pk)
     previous = ai_settings.memory_type
     ai_settings.memory_type = memory_type
@@ -47,8 +49,10 @@ def memory_type_set(*, server: Server, actor: AbstractBaseUser, memory_type: str
     ai_settings.save(update_fields=["memory_type", "changed_at"])
     server.ai_settings = ai_settings  # the caller's server object now carries the saved row
     if previous != memory_type:
+        with translation.override("en"):  # the append-only log is written once, in English, whoever reads it
+            changes = [audit_change("Memory type", profile_for(previous).label, profile.label)]
         audit_record(actor=actor, server=server, action="memory_type.set", result=f"{previous} → {memory_type}",
-                     changes=[audit_change("Memory type", profile_for(previous).label, profile.label)])
+                     changes=changes)
     if profile.embeds and previous != memory_type:
         catchup_start(server)  # every fact without a vector from the current model gets one
     return ai_settings
@@ -120,7 +124,8 @@ def ai_settings_update(*, server: Server, actor: AbstractBaseUser, read: Channel
             setattr(ai_settings, name, new)
             setting = BY_NAME[name]
             changed.append(name)
-            changes.append(audit_change(setting.audit_label, setting.shown(old), setting.shown(new)))
+            with translation.override("en"):  # the append-only log is written once, in English
+                changes.append(audit_change(setting.audit_label, setting.shown(old), setting.shown(new)))
     if changed:
         ai_settings.changed_at = timezone.now()
         ai_settings.save()
@@ -149,8 +154,10 @@ def _url_shown(url: str) -> str:
 
 def _endpoint_changes(purpose: str, before: ModelEndpoint | None, after: ModelEndpoint | None,
                       key_said: str) -> list[dict[str, str]]:
-    """What saving (or removing) an endpoint changed, as the audit page lists it; the key only as `key_said`."""
-    label = ModelPurpose(purpose).label
+    """What saving (or removing) an endpoint changed, as the audit page lists it; the key only as `key_said`. In
+    English, as the append-only log is written once."""
+    with translation.override("en"):
+        label = str(ModelPurpose(purpose).label)
     old_url, old_model = (before.base_url, before.model_name) if before else ("", "")
     new_url, new_model = (after.base_url, after.model_name) if after else ("", "")
     changes = []
@@ -184,7 +191,7 @@ def model_endpoint_set(
     """Save one model endpoint. `api_key=None` keeps the stored key; "" removes it. Audited with each field that
     changed (old → new), the key only as set, changed or removed; saved as it was: no audit row."""
     if purpose not in ModelPurpose.values:
-        raise ValidationError({"purpose": "The purpose must be reply, consolidation or embedding."})
+        raise ValidationError({"purpose": gettext("The purpose must be reply, consolidation or embedding.")})
     endpoint = ModelEndpoint.objects.filter(server=server, purpose=purpose).first() or ModelEndpoint(
         server=server, purpose=purpose
     )
@@ -207,7 +214,7 @@ def model_endpoint_set(
         endpoint.api_key_encrypted = encrypt_secret(api_key) if api_key else ""
         endpoint.api_key_hint = api_key[-4:] if len(api_key) >= 12 else ""
     if not base_url and purpose != ModelPurpose.EMBEDDING:
-        raise ValidationError({"base_url": "Enter the endpoint URL for this model."})
+        raise ValidationError({"base_url": gettext("Enter the endpoint URL for this model.")})
     endpoint.changed_at = timezone.now()
     endpoint.full_clean(exclude=["server"])
     endpoint.save()

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.template.defaultfilters import pluralize
 from django.utils import timezone
+from django.utils.translation import gettext as _, ngettext
 
 from memory.configuration.selectors import ai_settings_for_server, channel_is_public
 from memory.models import Audience, Fact, VersionChange
@@ -38,21 +39,26 @@ _FIELD_OF = {CONFIDENCE: "confidence", IMPORTANCE: "importance", KIND: "kind", A
 def _numbers_named(facts: Iterable[Fact]) -> str:
     numbers = [f"#{fact.number}" for fact in facts]
     shown = ", ".join(numbers[:10])
-    return shown + (f" and {len(numbers) - 10} more" if len(numbers) > 10 else "")
+    if len(numbers) <= 10:
+        return shown
+    return _("%(numbers)s and %(count)s more") % {"numbers": shown, "count": len(numbers) - 10}
 
 
 def _locked(server: Server, numbers: list[int]) -> list[Fact]:
     if not numbers:
-        raise ValidationError("Select at least one fact.")
+        raise ValidationError(_("Select at least one fact."))
     if len(numbers) > BULK_MAX_FACTS:
-        raise ValidationError(f"Select at most {BULK_MAX_FACTS} facts at once; nothing was changed.")
+        raise ValidationError(_("Select at most %(count)s facts at once; nothing was changed.")
+                              % {"count": BULK_MAX_FACTS})
     facts = list(Fact.objects.select_for_update(of=("self",)).select_related("server", "superseded_by")
                  .filter(server=server, number__in=numbers).order_by("number"))
     missing = sorted(set(numbers) - {fact.number for fact in facts})
     if missing:
         gone = ", ".join(f"#{number}" for number in missing[:10])
-        raise ValidationError(f"{gone} {'is' if len(missing) == 1 else 'are'} no longer on this server (someone "
-                              f"deleted {'it' if len(missing) == 1 else 'them'}); nothing was changed.")
+        raise ValidationError(ngettext("%(numbers)s is no longer on this server (someone deleted it); nothing was "
+                                       "changed.",
+                                       "%(numbers)s are no longer on this server (someone deleted them); nothing was "
+                                       "changed.", len(missing)) % {"numbers": gone})
     return facts
 
 
@@ -62,11 +68,12 @@ def _value(action: str, value: object) -> object:
         if value in (None, ""):
             if action == IMPORTANCE:
                 return None  # unscored: ranked as middling
-            raise ValidationError("Give the confidence, a number from 0 to 1.")
+            raise ValidationError(_("Give the confidence, a number from 0 to 1."))
         try:
             number = float(value)
         except (TypeError, ValueError):
-            raise ValidationError(f"The {action} is a number from 0 to 1.") from None
+            raise ValidationError(_("The confidence is a number from 0 to 1.") if action == CONFIDENCE
+                                  else _("The importance is a number from 0 to 1.")) from None
         return validate_unit_interval(number, action)
     if action == KIND:
         return validate_kind(value)
@@ -75,15 +82,19 @@ def _value(action: str, value: object) -> object:
 
 def _check_audience(facts: list[Fact], audience: str) -> None:
     if audience == Audience.CHANNEL and (nowhere := [fact for fact in facts if not fact.source_channel_id]):
-        raise ValidationError(f"{_numbers_named(nowhere)} {'was' if len(nowhere) == 1 else 'were'} learned in no "
-                              "channel, so cannot be kept to one; nothing was changed.")
+        raise ValidationError(ngettext("%(numbers)s was learned in no channel, so cannot be kept to one; nothing was "
+                                       "changed.",
+                                       "%(numbers)s were learned in no channel, so cannot be kept to one; nothing was "
+                                       "changed.", len(nowhere)) % {"numbers": _numbers_named(nowhere)})
     if audience == Audience.SERVER:
         private = [fact for fact in facts if fact.audience != Audience.SERVER and fact.source_channel_id
                    and not channel_is_public(fact.server, fact.source_channel_id)]
         if private:
-            raise ValidationError(f"{_numbers_named(private)} {'was' if len(private) == 1 else 'were'} learned in a "
-                                  "channel that is not public: widen each on its own row, which asks first; nothing "
-                                  "was changed.")
+            raise ValidationError(ngettext(
+                "%(numbers)s was learned in a channel that is not public: widen each on its own row, which asks "
+                "first; nothing was changed.",
+                "%(numbers)s were learned in a channel that is not public: widen each on its own row, which asks "
+                "first; nothing was changed.", len(private)) % {"numbers": _numbers_named(private)})
 
 
 def _set_field(facts: list[Fact], action: str, value: object, actor: Actor) -> list[Fact]:
@@ -120,7 +131,7 @@ def facts_bulk_change(*, server: Server, numbers: list[int], action: str, actor:
     """Apply one change to the selected facts, all or nothing; returns how many facts changed (facts that already
     were as asked are counted out). ValidationError says what refused it; then nothing changed."""
     if action not in ACTIONS:
-        raise ValidationError("Choose what to do with the selected facts.")
+        raise ValidationError(_("Choose what to do with the selected facts."))
     facts = _locked(server, sorted(set(numbers)))
     detail = ""
     if action in (RETRACT, RESTORE, DELETE):
@@ -142,22 +153,24 @@ def facts_bulk_change(*, server: Server, numbers: list[int], action: str, actor:
 def _state_change(server: Server, facts: list[Fact], action: str, actor: AbstractBaseUser, reason: str
                   ) -> list[Fact]:
     if action == DELETE:
-        numbers, _ = facts_delete_many(server, Fact.objects.filter(pk__in=[fact.pk for fact in facts]),
+        numbers, _deleted = facts_delete_many(server, Fact.objects.filter(pk__in=[fact.pk for fact in facts]),
                                        reason="deleted by staff (many at once)", note="deleted by staff")
         return [fact for fact in facts if fact.number in set(numbers)]
     if action == RESTORE:
         in_force = [fact for fact in facts if fact.retracted_at is None]
         if in_force:
-            raise ValidationError(f"{_numbers_named(in_force)} {'is' if len(in_force) == 1 else 'are'} in force, "
-                                  "not retracted; nothing was restored.")
+            raise ValidationError(ngettext("%(numbers)s is in force, not retracted; nothing was restored.",
+                                           "%(numbers)s are in force, not retracted; nothing was restored.",
+                                           len(in_force)) % {"numbers": _numbers_named(in_force)})
         facts_reopen(facts, server=server, actor=actor)
         return facts
     if profile_for(ai_settings_for_server(server).memory_type).retract_deletes:
-        raise ValidationError("This server's memory type (Classic) keeps no retracted facts: delete them instead.")
+        raise ValidationError(_("This server's memory type (Classic) keeps no retracted facts: delete them instead."))
     retracted = [fact for fact in facts if fact.retracted_at is not None]
     if retracted:
-        raise ValidationError(f"{_numbers_named(retracted)} {'is' if len(retracted) == 1 else 'are'} already "
-                              "retracted; nothing was retracted.")
+        raise ValidationError(ngettext("%(numbers)s is already retracted; nothing was retracted.",
+                                       "%(numbers)s are already retracted; nothing was retracted.",
+                                       len(retracted)) % {"numbers": _numbers_named(retracted)})
     if not clean_text(reason).strip():
-        raise ValidationError("Say why these facts no longer hold; the reason stays on each fact's page.")
+        raise ValidationError(_("Say why these facts no longer hold; the reason stays on each fact's page."))
     return [fact_retract(fact=fact, reason=reason, by=Actor.staff(actor)) for fact in facts]

@@ -9,6 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from memory.configuration.selectors import ai_settings_for_server
 from memory.models import ForgetMeMode, ForgetRequest, ForgetRequestStatus, ForgetRequestVia
@@ -68,8 +69,8 @@ class RequestAlreadyAnswered(Exception):
 def _open_request(request: ForgetRequest) -> ForgetRequest:
     locked = ForgetRequest.objects.select_for_update().filter(pk=request.pk).first()
     if locked is None or locked.status != ForgetRequestStatus.OPEN:
-        status = locked.get_status_display() if locked else "gone"
-        raise RequestAlreadyAnswered(f"This request was already answered ({status}).")
+        status = locked.get_status_display() if locked else gettext("gone")
+        raise RequestAlreadyAnswered(gettext("This request was already answered (%(status)s).") % {"status": status})
     return locked
 
 

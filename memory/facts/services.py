@@ -10,7 +10,8 @@ from datetime import datetime
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from memory.configuration.selectors import channel_display_name, channel_is_public
 from memory.indexing.vectors import queue_fact_embeddings
@@ -74,15 +75,15 @@ def fact_create(
     `also`: given the fact validated but not yet written, more writes of the insert's own statement
     (memory.facts.inserting.fact_and_version_insert), as the bot's remember writes its contradiction flags."""
     if scope not in Scope.values:
-        raise ValidationError({"scope": "The scope must be 'server' or 'member'."})
+        raise ValidationError({"scope": _("The scope must be 'server' or 'member'.")})
     audience = validate_audience(audience)
     kind = default_kind(scope) if kind is None else validate_kind(kind)
     source_channel_id = validate_channel_id(source_channel_id) if source_channel_id else ""
     source_thread_id = validate_channel_id(source_thread_id, "thread_id") if source_thread_id else ""
     if audience == Audience.CHANNEL and not source_channel_id:
-        raise ValidationError({"audience": "A fact for one channel needs that channel: choose it."})
+        raise ValidationError({"audience": _("A fact for one channel needs that channel: choose it.")})
     if source_thread_id and not source_channel_id:
-        raise ValidationError({"thread_id": "A thread is named with the channel it was started in."})
+        raise ValidationError({"thread_id": _("A thread is named with the channel it was started in.")})
     fact = Fact(
         server=server,
         key=validate_key(key),
@@ -130,11 +131,11 @@ def fact_retract(*, fact: Fact, reason: str, superseded_by: Fact | None = None, 
     who (`by`) and how: retracted, replaced by `superseded_by` (a supersession) or merged into it (change=MERGE)."""
     locked = locked_fact(fact)
     if locked.retracted_at is not None:
-        raise ValidationError(f"Fact #{locked.number} is already retracted.")
+        raise ValidationError(_("Fact #%(number)s is already retracted.") % {"number": locked.number})
     if superseded_by is not None and superseded_by.server_id != locked.server_id:
-        raise ValidationError("A fact can only be replaced by a fact of the same server.")
+        raise ValidationError(_("A fact can only be replaced by a fact of the same server."))
     if superseded_by is not None and superseded_by.pk == locked.pk:
-        raise ValidationError("A fact cannot replace itself.")
+        raise ValidationError(_("A fact cannot replace itself."))
     locked.retracted_at = at or timezone.now()
     locked.retraction_reason = clean_text(reason).strip()
     locked.superseded_by = superseded_by
@@ -240,7 +241,8 @@ def fact_pin_set(*, fact: Fact, pinned: bool, actor: AbstractBaseUser) -> Fact:
     fact (memory.bot.actions). A retracted fact cannot be pinned."""
     locked = locked_fact(fact)
     if pinned and locked.retracted_at is not None:
-        raise ValidationError({"pinned": f"Fact #{locked.number} is retracted; restore it before pinning it."})
+        raise ValidationError({"pinned": _("Fact #%(number)s is retracted; restore it before pinning it.")
+                                          % {"number": locked.number}})
     if locked.pinned == pinned:
         return locked
     locked.pinned = pinned
@@ -258,12 +260,14 @@ class WideningNeedsConfirmation(Exception):
     """Staff asked to show a fact learned in a private channel more widely; the page asks them first."""
 
     def __init__(self, fact: Fact, channel_label: str):
-        super().__init__(f"Fact #{fact.number} was learned in {channel_label}, a private channel.")
+        super().__init__(_("Fact #%(number)s was learned in %(channel)s, a private channel.")
+                         % {"number": fact.number, "channel": channel_label})
         self.channel_label = channel_label
 
 
 def _audience_label(audience: str, channel_label: str) -> str:
-    return channel_label if audience == Audience.CHANNEL else Audience(audience).label.lower()
+    with translation.override("en"):  # for the audit log, which is written once, in English
+        return channel_label if audience == Audience.CHANNEL else Audience(audience).label.lower()
 
 
 @transaction.atomic
@@ -275,11 +279,11 @@ def fact_audience_set(*, fact: Fact, audience: str, actor: AbstractBaseUser, cha
     audience = validate_audience(audience)
     locked = locked_fact(fact)
     if channel_id and locked.source_channel_id and channel_id != locked.source_channel_id:
-        raise ValidationError({"channel_id": f"Fact #{locked.number} was learned in another channel; a fact's "
-                                             "channel is where it was learned."})
+        raise ValidationError({"channel_id": _("Fact #%(number)s was learned in another channel; a fact's channel "
+                                               "is where it was learned.") % {"number": locked.number}})
     source_channel = locked.source_channel_id or (validate_channel_id(channel_id) if channel_id else "")
     if audience == Audience.CHANNEL and not source_channel:
-        raise ValidationError({"channel_id": "Choose the channel this fact is for."})
+        raise ValidationError({"channel_id": _("Choose the channel this fact is for.")})
     channel_label = channel_display_name(locked.server, source_channel)
     widening = AUDIENCE_BREADTH[audience] > AUDIENCE_BREADTH[locked.audience]
     learned_in_private = bool(locked.source_channel_id) and not channel_is_public(locked.server,
@@ -316,7 +320,7 @@ def fact_restore(*, fact: Fact, actor: AbstractBaseUser) -> Fact:
     why it had been retracted, so the fact's page still says so."""
     locked = locked_fact(fact)
     if locked.retracted_at is None:
-        raise ValidationError(f"Fact #{locked.number} is already in force.")
+        raise ValidationError(_("Fact #%(number)s is already in force.") % {"number": locked.number})
     before = _retraction(locked)
     now = timezone.now()
     locked.retracted_at, locked.retraction_reason, locked.superseded_by = None, "", None
@@ -385,8 +389,8 @@ def fact_version_undo(*, version: FactVersion, actor: AbstractBaseUser) -> Fact:
     """Put back what an edit replaced, as a new version of its own (nothing is rewritten in the history).
     Refused with VersionNoLongerApplies when the fact no longer says what the edit made it say."""
     if version.change not in UNDOABLE:
-        raise ValidationError(f"A change of this kind ({version.get_change_display().lower()}) cannot be undone "
-                              "from the history.")
+        raise ValidationError(_("A change of this kind (%(change)s) cannot be undone from the history.")
+                              % {"change": version.get_change_display().lower()})
     locked = locked_fact(version.fact)
     if snapshot(locked, version.after) != version.after:
         raise VersionNoLongerApplies(locked)
@@ -410,7 +414,7 @@ def fact_retract_by_staff(*, fact: Fact, reason: str, actor: AbstractBaseUser | 
     audited, and kept as a version with the reason. `by`: staff without a panel account (Actor.discord_user)."""
     reason = clean_text(reason).strip()
     if not reason:
-        raise ValidationError({"reason": "Say why the fact no longer holds; the reason stays on its page."})
+        raise ValidationError({"reason": _("Say why the fact no longer holds; the reason stays on its page.")})
     by = by or Actor.staff(actor)
     retracted = fact_retract(fact=fact, reason=reason, by=by)
     audit_record(actor=actor, server=retracted.server, action="fact.retract", target_ids=[retracted.number],

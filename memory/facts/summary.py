@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from memory.models import SUMMARY_MAX_LENGTH, Summary
 from memory.text.limits import clean_text
@@ -20,7 +21,8 @@ def summary_set(*, server: Server, content: str, author: FactAuthor) -> Summary:
     content = clean_text(content).strip()
     if len(content) > SUMMARY_MAX_LENGTH:
         raise ValidationError(
-            {"content": f"The summary is {len(content)} characters long; keep it to at most {SUMMARY_MAX_LENGTH}."}
+            {"content": gettext("The summary is %(count)s characters long; keep it to at most %(limit)s.")
+                        % {"count": len(content), "limit": SUMMARY_MAX_LENGTH}}
         )
     # Serialise summary writes per server: two saves at once would both insert a "current" summary. The clock
     # is read after the lock, so a wording's end is never before its start (the history page shows both).

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 from memory.models import Audience, Kind, Scope
 from teams.models import SNOWFLAKE_REGEX
@@ -13,20 +14,20 @@ from teams.models import SNOWFLAKE_REGEX
 def validate_member_id(raw: str | None, field: str = "member_id") -> str:
     member_id = (raw or "").strip()
     if not re.fullmatch(SNOWFLAKE_REGEX, member_id):
-        raise ValidationError({field: "A Discord user id is a number of 1–20 digits (a snowflake)."})
+        raise ValidationError({field: _("A Discord user id is a number of 1–20 digits (a snowflake).")})
     return member_id
 
 
 def validate_channel_id(raw: str | None, field: str = "channel_id") -> str:
     channel_id = (raw or "").strip()
     if not re.fullmatch(SNOWFLAKE_REGEX, channel_id):
-        raise ValidationError({field: "A Discord channel id is a number of 1–20 digits (a snowflake)."})
+        raise ValidationError({field: _("A Discord channel id is a number of 1–20 digits (a snowflake).")})
     return channel_id
 
 
 def validate_kind(raw: object, field: str = "kind") -> str:
     if raw not in Kind.values:
-        raise ValidationError({field: "The kind must be 'rule', 'lore', 'profile', 'preference' or 'event'."})
+        raise ValidationError({field: _("The kind must be 'rule', 'lore', 'profile', 'preference' or 'event'.")})
     return raw
 
 
@@ -37,5 +38,5 @@ def default_kind(scope: str) -> str:
 
 def validate_audience(raw: object, field: str = "audience") -> str:
     if raw not in Audience.values:
-        raise ValidationError({field: "The audience must be 'server', 'channel' or 'staff'."})
+        raise ValidationError({field: _("The audience must be 'server', 'channel' or 'staff'.")})
     return raw

@@ -9,6 +9,7 @@ from django.db.models import Q
 from django.db.models.functions import Length
 from django.db.models.lookups import LessThanOrEqual
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from teams.models import Server
 
@@ -16,14 +17,14 @@ from .facts import MemoryType
 
 
 class EmbeddingProviderChoice(models.TextChoices):
-    LOCAL = "local", "Built-in local model (multilingual-e5-small, no network)"
-    ENDPOINT = "endpoint", "The embedding model endpoint below"
-    NONE = "none", "None: Semantic searches by words only"
+    LOCAL = "local", _("Built-in local model (multilingual-e5-small, no network)")
+    ENDPOINT = "endpoint", _("The embedding model endpoint below")
+    NONE = "none", _("None: Semantic searches by words only")
 
 
 class ForgetMeMode(models.TextChoices):
-    REQUEST = "request", "File a request for staff to act on"
-    WIPE = "wipe", "Wipe the member's memory at once"
+    REQUEST = "request", _("File a request for staff to act on")
+    WIPE = "wipe", _("Wipe the member's memory at once")
 
 
 class AISettings(models.Model):
@@ -187,10 +188,10 @@ class AISettings(models.Model):
 
 
 class ModelPurpose(models.TextChoices):
-    REPLY = "reply", "Reply model"
-    CONSOLIDATION = "consolidation", "Consolidation model"
-    EMBEDDING = "embedding", "Embedding model"
-    LEARNING = "learning", "Learning model"
+    REPLY = "reply", _("Reply model")
+    CONSOLIDATION = "consolidation", _("Consolidation model")
+    EMBEDDING = "embedding", _("Embedding model")
+    LEARNING = "learning", _("Learning model")
 
 
 class ModelEndpoint(models.Model):

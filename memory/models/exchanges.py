@@ -8,6 +8,7 @@ from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from teams.models import Server
 
@@ -15,10 +16,10 @@ from .facts import MemoryType
 
 
 class ExchangeStatus(models.TextChoices):
-    CONTEXT = "context", "Context given"  # the bot asked for context and runs its own model
-    REPLIED = "replied", "Replied"
-    FAILED = "failed", "Failed"
-    TIMED_OUT = "timed_out", "Timed out"  # past the server's reply deadline: no reply, memory untouched
+    CONTEXT = "context", _("Context given")  # the bot asked for context and runs its own model
+    REPLIED = "replied", _("Replied")
+    FAILED = "failed", _("Failed")
+    TIMED_OUT = "timed_out", _("Timed out")  # past the server's reply deadline: no reply, memory untouched
 
 
 class Exchange(models.Model):

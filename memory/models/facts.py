@@ -12,6 +12,7 @@ from django.db.models.lookups import GreaterThanOrEqual, LessThanOrEqual
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import cached_property
+from django.utils.translation import gettext_lazy as _
 
 from config.db_fields import RegConfigField
 from memory.text.hints import looks_like_instructions
@@ -36,41 +37,41 @@ UNSCORED_IMPORTANCE = 0.5
 
 
 class MemoryType(models.TextChoices):
-    CLASSIC = "classic", "Classic"
-    LEDGER = "ledger", "Ledger"
-    ARCHIVE = "archive", "Searchable archive"
-    RANKED = "ranked", "Ranked"
-    CONSOLIDATED = "consolidated", "Consolidated"
-    SEMANTIC = "semantic", "Semantic"
+    CLASSIC = "classic", _("Classic")
+    LEDGER = "ledger", _("Ledger")
+    ARCHIVE = "archive", _("Searchable archive")
+    RANKED = "ranked", _("Ranked")
+    CONSOLIDATED = "consolidated", _("Consolidated")
+    SEMANTIC = "semantic", _("Semantic")
 
 
 class Scope(models.TextChoices):
-    SERVER = "server", "Server"
-    MEMBER = "member", "Member"
+    SERVER = "server", _("Server")
+    MEMBER = "member", _("Member")
 
 
 class AuthorKind(models.TextChoices):
-    STAFF = "staff", "Staff"
-    BOT = "bot", "Bot"
+    STAFF = "staff", _("Staff")
+    BOT = "bot", _("Bot")
 
 
 class Audience(models.TextChoices):
     """Who a fact may reach. Narrowest last: a derived fact takes the narrower audience of its sources."""
 
-    SERVER = "server", "Server"  # every channel where memory may be read
-    CHANNEL = "channel", "Channel"  # only replies in its source channel (and that channel's threads)
-    STAFF = "staff", "Staff only"  # never handed to the model; kept for staff on the page
+    SERVER = "server", _("Server")  # every channel where memory may be read
+    CHANNEL = "channel", _("Channel")  # only replies in its source channel (and that channel's threads)
+    STAFF = "staff", _("Staff only")  # never handed to the model; kept for staff on the page
 
 
 class Kind(models.TextChoices):
     """What kind of thing a fact says; it decides how fast age lowers its recency under Ranked and after
     (memory.retrieval.ranking: rules, lore and profiles never age, preferences slowly, events fast)."""
 
-    RULE = "rule", "Rule"
-    LORE = "lore", "Lore"  # server facts, terminology, running jokes: what a fact is when nothing else says
-    PROFILE = "profile", "Profile"  # about a member
-    PREFERENCE = "preference", "Preference"
-    EVENT = "event", "Event"  # something that happened or is planned
+    RULE = "rule", _("Rule")
+    LORE = "lore", _("Lore")  # server facts, terminology, running jokes: what a fact is when nothing else says
+    PROFILE = "profile", _("Profile")  # about a member
+    PREFERENCE = "preference", _("Preference")
+    EVENT = "event", _("Event")  # something that happened or is planned
 
 
 # Narrowing order: a bot's remember may only move down it, a merge keeps the lower of two.

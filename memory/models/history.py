@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from teams.models import Server
 
@@ -15,25 +16,25 @@ from .facts import Fact
 
 
 class VersionChange(models.TextChoices):
-    CREATE = "create", "Written"
-    EDIT = "edit", "Edited"
-    SUPERSEDE = "supersede", "Replaced"
-    REINFORCE = "reinforce", "Said again"
-    MERGE = "merge", "Merged"
-    RETRACT = "retract", "Retracted"
-    RESTORE = "restore", "Restored"
-    AUDIENCE = "audience", "Audience changed"
-    PIN = "pin", "Pinned"
-    UNPIN = "unpin", "Unpinned"
-    UNDO = "undo", "Undone"
+    CREATE = "create", _("Written")
+    EDIT = "edit", _("Edited")
+    SUPERSEDE = "supersede", _("Replaced")
+    REINFORCE = "reinforce", _("Said again")
+    MERGE = "merge", _("Merged")
+    RETRACT = "retract", _("Retracted")
+    RESTORE = "restore", _("Restored")
+    AUDIENCE = "audience", _("Audience changed")
+    PIN = "pin", _("Pinned")
+    UNPIN = "unpin", _("Unpinned")
+    UNDO = "undo", _("Undone")
 
 
 class ActorKind(models.TextChoices):
-    STAFF = "staff", "Staff"
-    BOT = "bot", "The bot"  # in an exchange, learning from a member
-    ROUND = "round", "A consolidation round"  # a merge a person accepted is the person's, this is the proposal's
-    MEMBER = "member", "A member"  # a Discord member's own slash command
-    SYSTEM = "system", "Lorekeeper"  # an import, a migration
+    STAFF = "staff", _("Staff")
+    BOT = "bot", _("The bot")  # in an exchange, learning from a member
+    ROUND = "round", _("A consolidation round")  # a merge a person accepted is the person's, this is the proposal's
+    MEMBER = "member", _("A member")  # a Discord member's own slash command
+    SYSTEM = "system", _("Lorekeeper")  # an import, a migration
 
 
 class FactVersion(models.Model):

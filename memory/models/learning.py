@@ -12,6 +12,7 @@ from django.db.models import F, Q
 from django.db.models.functions import Length
 from django.db.models.lookups import LessThanOrEqual
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from teams.models import SNOWFLAKE_REGEX, Server
 
@@ -72,12 +73,12 @@ class LearningState(models.Model):
 
 
 class LearningRunStatus(models.TextChoices):
-    RUNNING = "running", "Running"
-    DONE = "done", "Done"
-    FAILED = "failed", "Model failed"
-    TIMED_OUT = "timed_out", "Timed out"
-    NO_MODEL = "no_model", "No learning model"
-    SUPERSEDED = "superseded", "Already applied"
+    RUNNING = "running", _("Running")
+    DONE = "done", _("Done")
+    FAILED = "failed", _("Model failed")
+    TIMED_OUT = "timed_out", _("Timed out")
+    NO_MODEL = "no_model", _("No learning model")
+    SUPERSEDED = "superseded", _("Already applied")
 
 
 class LearningRun(models.Model):

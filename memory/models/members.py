@@ -6,19 +6,20 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from teams.models import SNOWFLAKE_REGEX, Server
 
 
 class ForgetRequestStatus(models.TextChoices):
-    OPEN = "open", "Waiting for staff"
-    WIPED = "wiped", "Wiped"
-    DISMISSED = "dismissed", "Dismissed"
+    OPEN = "open", _("Waiting for staff")
+    WIPED = "wiped", _("Wiped")
+    DISMISSED = "dismissed", _("Dismissed")
 
 
 class ForgetRequestVia(models.TextChoices):
-    DISCORD = "discord", "Discord (/memory forget-me)"
-    API = "api", "Bot API"
+    DISCORD = "discord", _("Discord (/memory forget-me)")
+    API = "api", _("Bot API")
 
 
 class ForgetRequest(models.Model):

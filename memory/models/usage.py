@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from teams.models import Server
 
@@ -14,10 +15,10 @@ from .learning import LearningRun
 
 
 class UsagePurpose(models.TextChoices):
-    REPLY = "reply", "Reply"
-    CONSOLIDATION = "consolidation", "Consolidation"
-    LEARNING = "learning", "Learning"
-    EMBEDDING = "embedding", "Embedding"
+    REPLY = "reply", _("Reply")
+    CONSOLIDATION = "consolidation", _("Consolidation")
+    LEARNING = "learning", _("Learning")
+    EMBEDDING = "embedding", _("Embedding")
 
 
 # The purposes one monthly budget counts (AISettings.reply_token_budget, background_token_budget).

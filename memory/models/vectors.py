@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from pgvector.django import HnswIndex, VectorField
 
 from teams.models import Server
@@ -35,11 +36,11 @@ class FactEmbedding(models.Model):
 
 
 class EmbeddingRoundStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    FINISHED = "finished", "Finished"
-    REPLACED = "replaced", "Replaced by a round of another model"
-    FAILED = "failed", "Failed"
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
+    REPLACED = "replaced", _("Replaced by a round of another model")
+    FAILED = "failed", _("Failed")
 
 
 EMBEDDING_ROUND_OPEN = (EmbeddingRoundStatus.QUEUED, EmbeddingRoundStatus.RUNNING)

@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 from memory.models import Channel, Fact
 from teams.models import SNOWFLAKE_REGEX, Server
@@ -15,7 +16,7 @@ from teams.models import SNOWFLAKE_REGEX, Server
 def channel_text(channel_id: str, name: str | None) -> str:
     """'#general' when the channel was reported, 'channel 111' otherwise (as memory.configuration.selectors
     .channel_display_name says it, without a query per fact)."""
-    return f"#{name}" if name else f"channel {channel_id}"
+    return f"#{name}" if name else _("channel %(id)s") % {"id": channel_id}
 
 
 def attach_audiences(facts: Iterable[Fact]) -> None:
@@ -35,7 +36,8 @@ def attach_audiences(facts: Iterable[Fact]) -> None:
                              if fact.source_channel_id else "")
         thread_name = names.get((fact.server_id, fact.source_thread_id))
         fact.thread_label = ("" if fact.source_thread_id in ("", fact.source_channel_id)  # a private thread's own
-                             else f"thread #{thread_name}" if thread_name else f"thread {fact.source_thread_id}")
+                             else _("thread #%(name)s") % {"name": thread_name} if thread_name
+                             else _("thread %(id)s") % {"id": fact.source_thread_id})
 
 
 def directory_channels(server: Server, *, threads: bool = False) -> list[Channel]:
@@ -49,7 +51,7 @@ def channel_from_input(server: Server, raw: str) -> tuple[str, str]:
     """A channel typed as its id, '#name' or 'name' (of a reported channel or thread): (id, name or '')."""
     typed = raw.strip()
     if not typed:
-        raise ValidationError("Choose a channel, or enter its id.")
+        raise ValidationError(_("Choose a channel, or enter its id."))
     if re.fullmatch(SNOWFLAKE_REGEX, typed):
         name = Channel.objects.filter(server=server, channel_id=typed).values_list("name", flat=True).first()
         return typed, name or ""
@@ -59,7 +61,7 @@ def channel_from_input(server: Server, raw: str) -> tuple[str, str]:
         return matches[0]
     if matches:
         ids = ", ".join(channel_id for channel_id, _ in matches[:5])
-        raise ValidationError(f"More than one channel is called #{name} on {server.name} ({ids}); enter the id of "
-                              "the one you mean.")
-    raise ValidationError(f"No channel called #{name} was reported on {server.name}. Enter its id instead (a number "
-                          "of 1–20 digits).")
+        raise ValidationError(_("More than one channel is called #%(name)s on %(server)s (%(ids)s); enter the id "
+                                "of the one you mean.") % {"name": name, "server": server.name, "ids": ids})
+    raise ValidationError(_("No channel called #%(name)s was reported on %(server)s. Enter its id instead (a number "
+                            "of 1–20 digits).") % {"name": name, "server": server.name})

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext_lazy
+
 from memory.bot.exchanges import IncomingMessage, context_build
 from memory.bot.prompt import fact_line
 from memory.configuration.selectors import ai_settings_for_server
@@ -15,7 +17,8 @@ from memory.retrieval.context import speaker_slots
 from memory.types import ContextOrder, profile_for
 from teams.models import Server
 
-ORDER_LABELS = {ContextOrder.NEWEST: "newest changes first", ContextOrder.BEST_SCORE: "by score, best first"}
+ORDER_LABELS = {ContextOrder.NEWEST: gettext_lazy("newest changes first"),
+                ContextOrder.BEST_SCORE: gettext_lazy("by score, best first")}
 
 
 @dataclass(frozen=True)

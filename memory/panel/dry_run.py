@@ -11,6 +11,7 @@ from django.db.models import Sum
 from django.db.models.functions import Length
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy, ngettext, ngettext_lazy
 
 from memory.clients.embeddings import LocalProvider
 from memory.configuration.selectors import ai_settings_for_server
@@ -56,7 +57,7 @@ class SlotChanges:
 
     @property
     def tables(self) -> list[tuple[str, list[SlotFact]]]:
-        return [("Would win a slot", self.winners), ("Would lose its slot", self.losers)]
+        return [(gettext("Would win a slot"), self.winners), (gettext("Would lose its slot"), self.losers)]
 
 
 @dataclass(frozen=True)
@@ -113,24 +114,36 @@ def ranked_slot_changes(server: Server, message: str) -> SlotChanges:
     )
 
 
-KIND_PLURALS = {Kind.RULE: "rules", Kind.LORE: "lore", Kind.PROFILE: "profiles", Kind.PREFERENCE: "preferences",
-                Kind.EVENT: "events"}
+# Each kind's part whole (never; every n days), so a translation can inflect the kind as its language needs.
+KIND_HALF_LIVES = {
+    Kind.RULE: (gettext_lazy("rules never"),
+                ngettext_lazy("rules every %(days)s day", "rules every %(days)s days", "count")),
+    Kind.LORE: (gettext_lazy("lore never"),
+                ngettext_lazy("lore every %(days)s day", "lore every %(days)s days", "count")),
+    Kind.PROFILE: (gettext_lazy("profiles never"),
+                   ngettext_lazy("profiles every %(days)s day", "profiles every %(days)s days", "count")),
+    Kind.PREFERENCE: (gettext_lazy("preferences never"),
+                      ngettext_lazy("preferences every %(days)s day", "preferences every %(days)s days", "count")),
+    Kind.EVENT: (gettext_lazy("events never"),
+                 ngettext_lazy("events every %(days)s day", "events every %(days)s days", "count")),
+}
 
 
 def half_lives_sentence(ai_settings: AISettings) -> str:
     """How fast age lowers recency for each kind on this server (AI settings), in one sentence."""
     parts = []
-    for kind, plural in KIND_PLURALS.items():
+    for kind, (never, every) in KIND_HALF_LIVES.items():
         days = getattr(ai_settings, f"half_life_{kind}_days")
-        parts.append(f"{plural} never" if not days else f"{plural} every {days:,} day{'' if days == 1 else 's'}")
-    return (f"Recency halves by kind (AI settings, half-lives): {', '.join(parts)}; “never”: age is no reason to "
-            "forget.")
+        parts.append(str(never) if not days else every % {"count": days, "days": f"{days:,}"})
+    return gettext("Recency halves by kind (AI settings, half-lives): %(parts)s; “never”: age is no reason to "
+                   "forget.") % {"parts": ", ".join(parts)}
 
 
 def _ranked_numbers(server: Server, in_force: int) -> list[str]:
     scored = Fact.objects.filter(server=server, retracted_at__isnull=True, importance__isnull=False).count()
-    return [f"{scored:,} of {in_force:,} facts in force already have an importance score; the other "
-            f"{in_force - scored:,} count as middling (0.5) until the model or staff rate them.",
+    return [gettext("%(scored)s of %(in_force)s facts in force already have an importance score; the other "
+                    "%(others)s count as middling (0.5) until the model or staff rate them.")
+            % {"scored": f"{scored:,}", "in_force": f"{in_force:,}", "others": f"{in_force - scored:,}"},
             half_lives_sentence(ai_settings_for_server(server))]
 
 
@@ -143,21 +156,23 @@ def _archive_numbers(server: Server, facts: int) -> list[str]:
     found = len(list(in_force.filter(search_vector=query).values_list("pk", flat=True)[:20])) if query else 0
     took_ms = (time.perf_counter() - started) * 1000
     return [
-        f"{facts:,} facts in force would be searchable, {characters:,} characters of text.",
-        f"The index already exists: a real search for “{sample.split('_')[0]}” just took {took_ms:.1f} ms "
-        f"({found} of the first 20 results).",
+        gettext("%(facts)s facts in force would be searchable, %(characters)s characters of text.")
+        % {"facts": f"{facts:,}", "characters": f"{characters:,}"},
+        gettext("The index already exists: a real search for “%(word)s” just took %(ms)s ms (%(found)s of the first "
+                "20 results).") % {"word": sample.split("_")[0], "ms": f"{took_ms:.1f}", "found": found},
     ]
 
 
 def _retracted_earlier(retracted: int, label: str) -> str:
     """What a type that deletes retracted facts does with those retracted while the server was another type: the
     memory page still shows them (its Retracted tab), so the card must not say only that retracted facts go."""
-    one = retracted == 1
-    them = "it" if one else "them"
-    return (f"{retracted:,} fact{'' if one else 's'} retracted earlier, under another type, "
-            f"stay{'s' if one else ''} retracted, not deleted: the bot does not see {them}, the memory page lists "
-            f"{them} in its Retracted tab, and {'it' if one else 'they'} can be restored. Only what the bot retracts "
-            f"under {label} is deleted.")
+    return ngettext(
+        "%(count)s fact retracted earlier, under another type, stays retracted, not deleted: the bot does not see "
+        "it, the memory page lists it in its Retracted tab, and it can be restored. Only what the bot retracts "
+        "under %(type)s is deleted.",
+        "%(count)s facts retracted earlier, under another type, stay retracted, not deleted: the bot does not see "
+        "them, the memory page lists them in its Retracted tab, and they can be restored. Only what the bot "
+        "retracts under %(type)s is deleted.", retracted) % {"count": f"{retracted:,}", "type": label}
 
 
 def type_cards(server: Server, current: str) -> list[TypeCard]:
@@ -172,26 +187,29 @@ def type_cards(server: Server, current: str) -> list[TypeCard]:
         offer_restore_all = False
         slot_changes = None
         if profile.value == current:
-            lines.append("This server uses it now.")
+            lines.append(gettext("This server uses it now."))
             if profile.retract_deletes and retracted:
                 lines.append(_retracted_earlier(retracted, profile.label))
         elif not profile.ready:
-            lines.append("Not ready yet: it cannot be chosen until its machinery is built.")
+            lines.append(gettext("Not ready yet: it cannot be chosen until its machinery is built."))
         elif profile.addition == Addition.FLAT_LIST:
-            lines.append(f"Moves nothing: {in_force:,} facts stay in force.")
+            lines.append(gettext("Moves nothing: %(count)s facts stay in force.") % {"count": f"{in_force:,}"})
             if retracted:
-                lines.append(f"{retracted:,} retracted facts stay hidden from the bot (and stay on this page); "
-                             "from now on a retraction by the bot deletes the fact.")
+                lines.append(gettext("%(count)s retracted facts stay hidden from the bot (and stay on this page); "
+                                     "from now on a retraction by the bot deletes the fact.")
+                             % {"count": f"{retracted:,}"})
                 offer_restore_all = True
         elif profile.addition == Addition.RETRACTION:
-            lines.append(f"Moves nothing: {in_force:,} facts keep counting as in force, with their creation dates.")
+            lines.append(gettext("Moves nothing: %(count)s facts keep counting as in force, with their creation "
+                                 "dates.") % {"count": f"{in_force:,}"})
             if current_profile.can_search:
-                lines.append("The bot loses its one search per reply.")
+                lines.append(gettext("The bot loses its one search per reply."))
         elif profile.addition == Addition.SEARCH:
             lines.extend(_archive_numbers(server, in_force))
         ranks = profile.context_order == ContextOrder.BEST_SCORE
         if profile.ready and profile.value != current and ranks_now and not ranks:
-            lines.append("The most recently changed facts fill the context again, instead of the best-scored ones.")
+            lines.append(gettext("The most recently changed facts fill the context again, instead of the best-scored "
+                                 "ones."))
         if profile.addition == Addition.RANKING and profile.ready:
             lines.extend(_ranked_numbers(server, in_force))
             if profile.value != current:
@@ -275,8 +293,9 @@ def semantic_dry_run(server: Server) -> SemanticDryRun:
     same.sort(key=lambda item: -item[2])
     facts = Fact.objects.in_bulk([pk for left, right, _ in same[:SAME_MEANING_EXAMPLES] for pk in (left, right)])
     return SemanticDryRun(
-        provider_label=("the built-in local model" if isinstance(provider, LocalProvider)
-                        else f"the embedding endpoint ({model_name})" if provider else "no embedding model"),
+        provider_label=(gettext("the built-in local model") if isinstance(provider, LocalProvider)
+                        else gettext("the embedding endpoint (%(model)s)") % {"model": model_name} if provider
+                        else gettext("no embedding model")),
         fallback_reason=reason or None,
         facts_to_embed=facts_to_embed,
         calls=-(-facts_to_embed // EMBED_BATCH),

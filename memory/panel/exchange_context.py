@@ -9,13 +9,15 @@ from urllib.parse import urlencode
 
 from django.db.models import Q, QuerySet
 from django.http import QueryDict
+from django.utils.translation import gettext_lazy
 
 from memory.configuration.selectors import member_names
 from memory.models import Exchange, ExchangeStatus, Fact
 from memory.types import ContextOrder, profile_for
 from teams.models import SNOWFLAKE_REGEX, Server
 
-ORDER_LABELS = {ContextOrder.NEWEST: "newest changes", ContextOrder.BEST_SCORE: "by score"}
+ORDER_LABELS = {ContextOrder.NEWEST: gettext_lazy("newest changes"),
+                ContextOrder.BEST_SCORE: gettext_lazy("by score")}
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,7 @@ def injected_facts(exchange: Exchange, server: Server) -> InjectedFacts:
         speaker=[number for number in exchange.shown_numbers if number in speaker and number not in pinned],
         by_order=[number for number in exchange.shown_numbers if number not in pinned | speaker],
         cut=list(exchange.budget_cut_numbers),
-        order_label=ORDER_LABELS.get(profile_for(exchange.memory_type).context_order, "by the type's order"),
+        order_label=ORDER_LABELS.get(profile_for(exchange.memory_type).context_order, gettext_lazy("by the type's order")),
         mentioned=[(member_id, names.get(member_id, "")) for member_id in exchange.mentioned_ids],
     )
 

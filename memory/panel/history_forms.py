@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
-REASON_REQUIRED = "Say why the fact no longer holds; the reason stays on its page."
+REASON_REQUIRED = _("Say why the fact no longer holds; the reason stays on its page.")
 
 
 class FactRetractForm(forms.Form):
     reason = forms.CharField(max_length=500, strip=True,
                              error_messages={"required": REASON_REQUIRED,
-                                             "max_length": "Keep the reason to 500 characters."})
+                                             "max_length": _("Keep the reason to 500 characters.")})
 
 
 class TimelinePageForm(forms.Form):

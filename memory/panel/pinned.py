@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext
+
 from memory.configuration.selectors import ai_settings_for_server
 from memory.models import Audience, Fact
 from memory.retrieval.audience import Reader, visible_to
@@ -18,7 +20,6 @@ from teams.models import Server
 
 from .audiences import attach_audiences
 
-EVERY_CHANNEL = "every channel"
 
 
 @dataclass
@@ -63,7 +64,7 @@ def pinned_facts(server: Server) -> PinnedFacts:
     facts = pinned_in_force(server)
     attach_audiences(facts)
     rows = {fact.pk: PinnedRow(fact=fact, characters=len(fact.content)) for fact in facts}
-    places = [(EVERY_CHANNEL, Reader.any_channel())]
+    places = [(gettext("every channel"), Reader.any_channel())]
     places += [(fact.source_label, Reader(fact.source_channel_id)) for fact in facts
                if fact.audience == Audience.CHANNEL]
     seen: set[str] = set()

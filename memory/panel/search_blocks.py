@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from django.db.models import Case, IntegerField, Q, Value, When
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from memory.configuration.selectors import ai_settings_for_server
 from memory.models import Fact, Member, Scope
@@ -116,7 +117,8 @@ def member_facts(server: Server, member_id: str, display_name: str) -> MemberFac
     else:
         counted = (in_force.filter(Q(member_id=member_id) | Q(learned_from_member_id=member_id))
                    .order_by()[:MEMBER_COUNT_LIMIT + 1].count())
-        total = f"more than {MEMBER_COUNT_LIMIT:,}" if counted > MEMBER_COUNT_LIMIT else f"{counted:,}"
+        total = (gettext("more than %(count)s") % {"count": f"{MEMBER_COUNT_LIMIT:,}"} if counted > MEMBER_COUNT_LIMIT
+                 else f"{counted:,}")
     facts = _rows_in_order(server, [pk for pk, _ in merged[:MEMBER_FACTS_SHOWN]])
     return MemberFacts(member_id, display_name, facts, total)
 

@@ -4,6 +4,8 @@ table (memory.configuration.settings_fields) and the services decide what is val
 from __future__ import annotations
 
 from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext, gettext_lazy as _
 
 from memory.configuration.services import ChannelRule, ai_settings_problems
 from memory.configuration.settings_fields import BY_NAME
@@ -16,150 +18,165 @@ def _range_input(name: str) -> forms.NumberInput:
     return forms.NumberInput(attrs={"min": f"{setting.low:g}", "max": f"{setting.high:g}"})
 
 
-def _half_life_field(kind: str, label: str, default: int) -> forms.IntegerField:
+def _problem_sentence(name: str, value: object) -> str:
+    return BY_NAME[name].problem(value) or ""
+
+
+# A field's error message is set when this module is imported: the sentence is made when it is shown, in the
+# language of the person reading it.
+_problem = lazy(_problem_sentence, str)
+
+
+def _half_life_help(default: int) -> str:
+    if not default:
+        return gettext("0–36500 (default 0, never ages): how many days it takes a fact's recency to halve. 0: age never "
+                       "lowers it.")
+    return gettext("0–36500 (default %(default)s): how many days it takes a fact's recency to halve. 0: age never lowers "
+                   "it.") % {"default": default}
+
+
+def _half_life_field(kind: str, default: int) -> forms.IntegerField:
     name = f"half_life_{kind}_days"
     return forms.IntegerField(
-        required=False, label=f"Half-life of {label} (days)", widget=_range_input(name),
-        help_text=f"0–36500 (default {default}{', never ages' if not default else ''}): how many days it takes a "
-                  f"fact's recency to halve. 0: age never lowers it.",
-        error_messages={"invalid": BY_NAME[name].problem(None)})
+        required=False, label=BY_NAME[name].heading, widget=_range_input(name),
+        help_text=lazy(_half_life_help, str)(default), error_messages={"invalid": _problem(name, None)})
 
 
 class AISettingsForm(forms.Form):
-    max_injected_items = forms.IntegerField(label="Maximum injected memory items", help_text="1–1000.")
-    weight_recency = forms.FloatField(label="Recency weight", help_text="0–10.")
-    weight_importance = forms.FloatField(label="Importance weight", help_text="0–10.")
-    weight_relevance = forms.FloatField(label="Relevance weight", help_text="0–10.")
-    read_all_channels = forms.BooleanField(required=False, label="Memory may be read in every channel")
+    max_injected_items = forms.IntegerField(label=_("Maximum injected memory items"), help_text=_("1–1000."))
+    weight_recency = forms.FloatField(label=_("Recency weight"), help_text=_("0–10."))
+    weight_importance = forms.FloatField(label=_("Importance weight"), help_text=_("0–10."))
+    weight_relevance = forms.FloatField(label=_("Relevance weight"), help_text=_("0–10."))
+    read_all_channels = forms.BooleanField(required=False, label=_("Memory may be read in every channel"))
     read_channel_ids = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}),
-                                       label="Otherwise only in these channels",
-                                       help_text="Channel ids, separated by spaces, commas or new lines.")
-    write_all_channels = forms.BooleanField(required=False, label="Memory may be written in every channel")
+                                       label=_("Otherwise only in these channels"),
+                                       help_text=_("Channel ids, separated by spaces, commas or new lines."))
+    write_all_channels = forms.BooleanField(required=False, label=_("Memory may be written in every channel"))
     write_channel_ids = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}),
-                                        label="Otherwise only in these channels",
-                                        help_text="Channel ids, separated by spaces, commas or new lines.")
+                                        label=_("Otherwise only in these channels"),
+                                        help_text=_("Channel ids, separated by spaces, commas or new lines."))
     reply_channel_ids = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}),
-                                        label="Channels where the Discord bot answers every message",
-                                        help_text="Elsewhere it answers only when mentioned. Channel ids, "
-                                                  "separated by spaces, commas or new lines.")
+                                        label=_("Channels where the Discord bot answers every message"),
+                                        help_text=_("Elsewhere it answers only when mentioned. Channel ids, "
+                                                     "separated by spaces, commas or new lines."))
     learn_channel_ids = forms.CharField(
-        required=False, widget=forms.Textarea(attrs={"rows": 2}), label="Learn from conversations in",
-        help_text="The Discord bot sends every message of these channels to be learned from by the learning model, "
-                  "not only those it answers. Empty (the default): none. Channel ids, separated by spaces, commas or "
-                  "new lines.")
-    include_threads = forms.BooleanField(required=False, label="Include threads",
-                                         help_text="A thread follows the channel it was started in. Off: no memory "
-                                                   "is read or written in threads.")
+        required=False, widget=forms.Textarea(attrs={"rows": 2}), label=_("Learn from conversations in"),
+        help_text=_("The Discord bot sends every message of these channels to be learned from by the learning model, "
+                     "not only those it answers. Empty (the default): none. Channel ids, separated by spaces, commas or "
+                     "new lines."))
+    include_threads = forms.BooleanField(required=False, label=_("Include threads"),
+                                         help_text=_("A thread follows the channel it was started in. Off: no memory "
+                                                      "is read or written in threads."))
     remember_limit_per_hour = forms.IntegerField(
-        required=False, label="Facts the bot may remember per member and hour",
-        help_text="0–10000 (default 20). A brake on one member flooding memory through the bot; staff are not "
-                  "limited.")
-    embedding_provider = forms.ChoiceField(choices=EmbeddingProviderChoice.choices, label="Embeddings (Semantic)",
+        required=False, label=_("Facts the bot may remember per member and hour"),
+        help_text=_("0–10000 (default 20). A brake on one member flooding memory through the bot; staff are not "
+                     "limited."))
+    embedding_provider = forms.ChoiceField(choices=EmbeddingProviderChoice.choices, label=_("Embeddings (Semantic)"),
                                            required=False,
-                                           help_text="Changing it under Semantic re-embeds every fact, with progress "
-                                                     "on the memory page; searches use words until it is done.")
+                                           help_text=_("Changing it under Semantic re-embeds every fact, with progress "
+                                                        "on the memory page; searches use words until it is done."))
     # Not sent at all (an older page, a script): left as they are. Sent empty: the setting's sentence says why not.
     exchange_log_days = forms.IntegerField(
-        required=False, label="Keep exchange logs for (days)",
+        required=False, label=_("Keep exchange logs for (days)"),
         widget=forms.NumberInput(attrs={"min": AISettings.EXCHANGE_LOG_DAYS_RANGE[0],
                                         "max": AISettings.EXCHANGE_LOG_DAYS_RANGE[1]}),
-        help_text="0–3650 (default 90; 0 keeps them forever). Older exchanges keep who, where, when, the facts shown "
-                  "and the actions taken; their words (message, memory block, reply) are removed once a day. Facts are "
-                  "never touched.",
-        error_messages={"invalid": BY_NAME["exchange_log_days"].problem(None)})
+        help_text=_("0–3650 (default 90; 0 keeps them forever). Older exchanges keep who, where, when, the facts shown "
+                     "and the actions taken; their words (message, memory block, reply) are removed once a day. Facts are "
+                     "never touched."),
+        error_messages={"invalid": _problem("exchange_log_days", None)})
     forget_me_mode = forms.ChoiceField(
         choices=ForgetMeMode.choices, required=False, widget=forms.RadioSelect,
-        label="When a member asks to be forgotten (/memory forget-me)",
-        help_text="Either way the audit log records who asked; requests are listed on the Forget-me requests page.",
-        error_messages={"invalid_choice": BY_NAME["forget_me_mode"].problem(None)})
+        label=_("When a member asks to be forgotten (/memory forget-me)"),
+        help_text=_("Either way the audit log records who asked; requests are listed on the Forget-me requests page."),
+        error_messages={"invalid_choice": _problem("forget_me_mode", None)})
 
     # The context (issue 20): the speaker's share, the pinned caps, the character budget, how fast each kind ages,
     # and the bot's persona. Like the two above, a page that does not send one leaves it as it is.
     speaker_share = forms.FloatField(
-        required=False, label="Share of the slots for the speaker",
+        required=False, label=_("Share of the slots for the speaker"),
         widget=forms.NumberInput(attrs={"min": 0, "max": 1, "step": 0.05}),
-        help_text="0–1 of Maximum injected memory items (default 0.25): facts about the member talking and the "
-                  "members they mention get that many slots first, chosen by the type's own order; fewer when they "
-                  "have fewer facts. The rest go to the general order.",
-        error_messages={"invalid": BY_NAME["speaker_share"].problem(None)})
+        help_text=_("0–1 of Maximum injected memory items (default 0.25): facts about the member talking and the "
+                     "members they mention get that many slots first, chosen by the type's own order; fewer when they "
+                     "have fewer facts. The rest go to the general order."),
+        error_messages={"invalid": _problem("speaker_share", None)})
     pinned_max_items = forms.IntegerField(
-        required=False, label="Pinned facts in every reply, at most", widget=_range_input("pinned_max_items"),
-        help_text="0–200 (default 20). Pinned facts come first, outside Maximum injected memory items; past this cap "
-                  "the memory page says which do not fit.",
-        error_messages={"invalid": BY_NAME["pinned_max_items"].problem(None)})
+        required=False, label=_("Pinned facts in every reply, at most"), widget=_range_input("pinned_max_items"),
+        help_text=_("0–200 (default 20). Pinned facts come first, outside Maximum injected memory items; past this cap "
+                     "the memory page says which do not fit."),
+        error_messages={"invalid": _problem("pinned_max_items", None)})
     pinned_max_chars = forms.IntegerField(
-        required=False, label="Characters of pinned facts, at most", widget=_range_input("pinned_max_chars"),
-        help_text="0–20000 (default 2000), counted as the fact lines the bot reads.",
-        error_messages={"invalid": BY_NAME["pinned_max_chars"].problem(None)})
+        required=False, label=_("Characters of pinned facts, at most"), widget=_range_input("pinned_max_chars"),
+        help_text=_("0–20000 (default 2000), counted as the fact lines the bot reads."),
+        error_messages={"invalid": _problem("pinned_max_chars", None)})
     max_memory_chars = forms.IntegerField(
-        required=False, label="Maximum memory characters", widget=_range_input("max_memory_chars"),
-        help_text="500–100000 (default 6000): the fact lines of a reply's memory block, pinned facts included. The "
-                  "block stops at the first fact that no longer fits, in the order the type chose, so the most useful "
-                  "facts are kept; each exchange records the facts it cut.",
-        error_messages={"invalid": BY_NAME["max_memory_chars"].problem(None)})
-    half_life_rule_days = _half_life_field("rule", "rules", 0)
-    half_life_lore_days = _half_life_field("lore", "lore", 0)
-    half_life_profile_days = _half_life_field("profile", "profiles", 0)
-    half_life_preference_days = _half_life_field("preference", "preferences", 180)
-    half_life_event_days = _half_life_field("event", "events", 30)
+        required=False, label=_("Maximum memory characters"), widget=_range_input("max_memory_chars"),
+        help_text=_("500–100000 (default 6000): the fact lines of a reply's memory block, pinned facts included. The "
+                     "block stops at the first fact that no longer fits, in the order the type chose, so the most useful "
+                     "facts are kept; each exchange records the facts it cut."),
+        error_messages={"invalid": _problem("max_memory_chars", None)})
+    half_life_rule_days = _half_life_field("rule", 0)
+    half_life_lore_days = _half_life_field("lore", 0)
+    half_life_profile_days = _half_life_field("profile", 0)
+    half_life_preference_days = _half_life_field("preference", 180)
+    half_life_event_days = _half_life_field("event", 30)
     bot_name = forms.CharField(
-        required=False, label="The bot's name", widget=forms.TextInput(attrs={"autocomplete": "off"}),
-        help_text="1–80 characters, e.g. Pixel. Empty: the prompt keeps its usual wording.")
+        required=False, label=_("The bot's name"), widget=forms.TextInput(attrs={"autocomplete": "off"}),
+        help_text=_("1–80 characters, e.g. Pixel. Empty: the prompt keeps its usual wording."))
     bot_description = forms.CharField(
-        required=False, label="Description", widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="At most 2000 characters: what the bot is and what it cares about, in your words.")
+        required=False, label=_("Description"), widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("At most 2000 characters: what the bot is and what it cares about, in your words."))
     style_sample = forms.CharField(
-        required=False, label="Style sample", widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="At most 2000 characters: a short reply in the voice the community wants. The bot reads it as an "
-                  "example of tone, not as something to repeat.")
+        required=False, label=_("Style sample"), widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("At most 2000 characters: a short reply in the voice the community wants. The bot reads it as an "
+                     "example of tone, not as something to repeat."))
     learning_max_messages = forms.IntegerField(
-        required=False, label="Messages one learning run reads, at most", widget=_range_input("learning_max_messages"),
-        help_text="1–500 (default 100). More wait for the next run, which follows at once.",
-        error_messages={"invalid": BY_NAME["learning_max_messages"].problem(None)})
+        required=False, label=_("Messages one learning run reads, at most"), widget=_range_input("learning_max_messages"),
+        help_text=_("1–500 (default 100). More wait for the next run, which follows at once."),
+        error_messages={"invalid": _problem("learning_max_messages", None)})
     learning_step_seconds = forms.IntegerField(
-        required=False, label="Time limit of each learning step (seconds)",
+        required=False, label=_("Time limit of each learning step (seconds)"),
         widget=_range_input("learning_step_seconds"),
-        help_text="5–600 (default 120). A model call that takes longer ends the run, saying so; its messages are "
-                  "read again by the next run.",
-        error_messages={"invalid": BY_NAME["learning_step_seconds"].problem(None)})
+        help_text=_("5–600 (default 120). A model call that takes longer ends the run, saying so; its messages are "
+                     "read again by the next run."),
+        error_messages={"invalid": _problem("learning_step_seconds", None)})
     # Issue 22; like the context settings, a page that does not send it leaves it as it is.
     memory_language = forms.ChoiceField(
-        required=False, label="Memory language",
-        choices=[("", "Detect from the server's memory"),
+        required=False, label=_("Memory language"),
+        choices=[("", _("Detect from the server's memory")),
                  *((code, language.label) for code, language in LANGUAGES.items())],
-        help_text="Searching by words and ranking use this language's stemming, so in Dutch “spreken” finds "
-                  "“spreekt”; Japanese, Chinese, Korean and Thai are matched by pairs of characters. Detect: the "
-                  "language of the server's facts and messages, checked every hour. Changing it re-indexes the facts "
-                  "in the background; until that is done, words are matched as written.",
-        error_messages={"invalid_choice": BY_NAME["memory_language"].problem(None)})
+        help_text=_("Searching by words and ranking use this language's stemming, so in Dutch “spreken” finds "
+                     "“spreekt”; Japanese, Chinese, Korean and Thai are matched by pairs of characters. Detect: the "
+                     "language of the server's facts and messages, checked every hour. Changing it re-indexes the facts "
+                     "in the background; until that is done, words are matched as written."),
+        error_messages={"invalid_choice": _problem("memory_language", None)})
 
     # The deadline and the budgets (issue 24); like the context settings, a page that does not send one leaves it.
     reply_deadline_seconds = forms.IntegerField(
-        required=False, label="Reply deadline (seconds)", widget=_range_input("reply_deadline_seconds"),
-        help_text="5–120 (default 20): the whole reply (context, up to two model calls, memory actions) ends by "
-                  "then. Past it the exchange is recorded as timed out, memory is untouched, the API answers 503 and "
-                  "the Discord bot posts the fallback text (or nothing).",
-        error_messages={"invalid": BY_NAME["reply_deadline_seconds"].problem(None)})
+        required=False, label=_("Reply deadline (seconds)"), widget=_range_input("reply_deadline_seconds"),
+        help_text=_("5–120 (default 20): the whole reply (context, up to two model calls, memory actions) ends by "
+                     "then. Past it the exchange is recorded as timed out, memory is untouched, the API answers 503 and "
+                     "the Discord bot posts the fallback text (or nothing)."),
+        error_messages={"invalid": _problem("reply_deadline_seconds", None)})
     fallback_text = forms.CharField(
-        required=False, label="Fallback text", widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="At most 500 characters: what the Discord bot posts when it cannot answer (past the deadline, or "
-                  "over the reply model's budget). Empty (the default): it posts nothing.")
+        required=False, label=_("Fallback text"), widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("At most 500 characters: what the Discord bot posts when it cannot answer (past the deadline, or "
+                     "over the reply model's budget). Empty (the default): it posts nothing."))
     reply_token_budget = forms.IntegerField(
-        required=False, min_value=0, label="Monthly token budget of the reply model",
+        required=False, min_value=0, label=_("Monthly token budget of the reply model"),
         widget=forms.NumberInput(attrs={"min": 0}),
-        help_text="Tokens a calendar month (UTC) of reply calls may use, as the endpoint reports them. Once used up, "
-                  "the API's reply answers 429 until the 1st and the Discord bot posts the fallback text. Empty: no "
-                  "budget.",
-        error_messages={"invalid": BY_NAME["reply_token_budget"].problem(-1),
-                        "min_value": BY_NAME["reply_token_budget"].problem(-1)})
+        help_text=_("Tokens a calendar month (UTC) of reply calls may use, as the endpoint reports them. Once used up, "
+                     "the API's reply answers 429 until the 1st and the Discord bot posts the fallback text. Empty: no "
+                     "budget."),
+        error_messages={"invalid": _problem("reply_token_budget", -1),
+                        "min_value": _problem("reply_token_budget", -1)})
     background_token_budget = forms.IntegerField(
-        required=False, min_value=0, label="Monthly token budget of the consolidation and learning models",
+        required=False, min_value=0, label=_("Monthly token budget of the consolidation and learning models"),
         widget=forms.NumberInput(attrs={"min": 0}),
-        help_text="Tokens a calendar month (UTC) of consolidation and learning calls may use together. Once used "
-                  "up, consolidation rounds run by rules only and learning waits for the next month. Empty: no "
-                  "budget.",
-        error_messages={"invalid": BY_NAME["background_token_budget"].problem(-1),
-                        "min_value": BY_NAME["background_token_budget"].problem(-1)})
+        help_text=_("Tokens a calendar month (UTC) of consolidation and learning calls may use together. Once used "
+                     "up, consolidation rounds run by rules only and learning waits for the next month. Empty: no "
+                     "budget."),
+        error_messages={"invalid": _problem("background_token_budget", -1),
+                        "min_value": _problem("background_token_budget", -1)})
 
     CONTEXT_SETTINGS = ("speaker_share", "pinned_max_items", "pinned_max_chars", "max_memory_chars",
                         *(f"half_life_{kind}_days" for kind in Kind.values), "bot_name", "bot_description",
@@ -248,14 +265,14 @@ class AISettingsForm(forms.Form):
 
 
 class ModelEndpointForm(forms.Form):
-    base_url = forms.URLField(required=False, max_length=500, label="Endpoint URL", assume_scheme="https",
-                              help_text="OpenAI-compatible, e.g. http://127.0.0.1:11434/v1")
-    model_name = forms.CharField(required=False, max_length=200, label="Model name")
-    api_key = forms.CharField(required=False, max_length=500, label="API key",
+    base_url = forms.URLField(required=False, max_length=500, label=_("Endpoint URL"), assume_scheme="https",
+                              help_text=_("OpenAI-compatible, e.g. http://127.0.0.1:11434/v1"))
+    model_name = forms.CharField(required=False, max_length=200, label=_("Model name"))
+    api_key = forms.CharField(required=False, max_length=500, label=_("API key"),
                               widget=forms.PasswordInput(render_value=False),
-                              help_text="Leave empty to keep the stored key. Changing the endpoint URL "
-                                        "removes the stored key unless you enter it again.")
-    remove_key = forms.BooleanField(required=False, label="Remove the stored key")
+                              help_text=_("Leave empty to keep the stored key. Changing the endpoint URL "
+                                           "removes the stored key unless you enter it again."))
+    remove_key = forms.BooleanField(required=False, label=_("Remove the stored key"))
 
     def __init__(self, *args, purpose: str = "", **kwargs):
         super().__init__(*args, **kwargs)
@@ -264,8 +281,8 @@ class ModelEndpointForm(forms.Form):
     def clean(self):
         cleaned = super().clean()
         if cleaned.get("base_url") and not cleaned.get("model_name"):
-            self.add_error("model_name", "Name the model this endpoint should use.")
+            self.add_error("model_name", gettext("Name the model this endpoint should use."))
         # An embedding model may name only the model: it is then asked at the reply model's address.
         if cleaned.get("model_name") and not cleaned.get("base_url") and self.purpose != "embedding":
-            self.add_error("base_url", "Enter the endpoint URL for this model.")
+            self.add_error("base_url", gettext("Enter the endpoint URL for this model."))
         return cleaned

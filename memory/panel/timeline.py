@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext, gettext_lazy as _, pgettext_lazy
+
 from memory.models import Audience, FactVersion, Kind, Scope, VersionChange
 
 # How many versions the page shows at first, and each "Show older changes" adds: a fact said again a thousand
@@ -12,9 +14,10 @@ from memory.models import Audience, FactVersion, Kind, Scope, VersionChange
 TIMELINE_PAGE = 20
 
 FIELD_LABELS = {
-    "key": "key", "content": "wording", "confidence": "confidence", "importance": "importance", "kind": "kind",
-    "audience": "seen by", "source_channel_id": "channel", "pinned": "pinned", "scope": "about",
-    "member_id": "member", "mention_count": "mentions",
+    "key": _("key"), "content": _("wording"), "confidence": _("confidence"), "importance": _("importance"),
+    "kind": _("kind"), "audience": _("seen by"), "source_channel_id": _("channel"),
+    "pinned": pgettext_lazy("a fact's field", "pinned"), "scope": pgettext_lazy("a fact's field", "about"),
+    "member_id": _("member"), "mention_count": _("mentions"),
 }
 # Fields a diff shows in this order; anything else a version holds (a restore's retraction) is said in words.
 FIELD_ORDER = tuple(FIELD_LABELS)
@@ -22,7 +25,7 @@ FIELD_ORDER = tuple(FIELD_LABELS)
 
 def _shown(name: str, value: object) -> str:
     if value is None or value == "":
-        return "unscored" if name == "importance" else "none"
+        return gettext("unscored") if name == "importance" else gettext("none")
     if name in ("confidence", "importance") and isinstance(value, (int, float)):
         return f"{value:.2f}"
     if name == "kind" and value in Kind.values:
@@ -30,9 +33,9 @@ def _shown(name: str, value: object) -> str:
     if name == "audience" and value in Audience.values:
         return Audience(value).label.lower()
     if name == "scope" and value in Scope.values:
-        return "the server" if value == Scope.SERVER else "a member"
+        return gettext("the server") if value == Scope.SERVER else gettext("a member")
     if name == "pinned":
-        return "yes" if value else "no"
+        return gettext("yes") if value else gettext("no")
     if name == "mention_count":
         return f"×{value}"
     return str(value)

@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from datetime import timezone as dt_timezone
 
+from django.utils import dateformat
+from django.utils.translation import gettext as _, ngettext
+
 from memory.models import UsagePurpose
 from memory.usage.selectors import DayUsage
 
@@ -48,9 +51,11 @@ class ChartDay:
     @property
     def title(self) -> str:
         parts = ", ".join(f"{UsagePurpose(purpose).label.lower()} {tokens:,}" for purpose, tokens in self.values.items())
-        unknown = f"; {self.unknown_calls} call{'s' if self.unknown_calls != 1 else ''} with unknown usage" \
-            if self.unknown_calls else ""
-        return f"{self.day:%Y-%m-%d}: {parts} tokens{unknown}"
+        if self.unknown_calls:
+            return ngettext("%(day)s: %(parts)s tokens; %(count)s call with unknown usage",
+                            "%(day)s: %(parts)s tokens; %(count)s calls with unknown usage", self.unknown_calls) % {
+                "day": f"{self.day:%Y-%m-%d}", "parts": parts, "count": self.unknown_calls}
+        return _("%(day)s: %(parts)s tokens") % {"day": f"{self.day:%Y-%m-%d}", "parts": parts}
 
 
 @dataclass(frozen=True)
@@ -114,7 +119,7 @@ def _budget_lines(days: list[date], budget: int | None, y_of) -> list[BudgetLine
             month = days[start]
             daily = round(budget / calendar.monthrange(month.year, month.month)[1])
             lines.append(BudgetLine(_percent(start * 100 / DAYS), _percent(index * 100 / DAYS), y_of(daily), daily,
-                                    f"{month:%B %Y}"))
+                                    dateformat.format(month, "F Y")))  # the reader's month names
             start = index
     return lines
 
@@ -145,8 +150,8 @@ def build_chart(key: str, title: str, purposes: list[str], days: list[date],
                 below += tokens
     chart.ticks = [(y_of(top * step / 4), f"{round(top * step / 4):,}") for step in range(5)]
     # A month starting in the last days is labelled at the right edge, ending there, so that no label is cut off.
-    chart.months = [(_percent(index * 100 / DAYS), f"{day:%b}", "start") if index < DAYS - 8
-                    else ("100%", f"{day:%b}", "end")
+    chart.months = [(_percent(index * 100 / DAYS), dateformat.format(day, "M"), "start") if index < DAYS - 8
+                    else ("100%", dateformat.format(day, "M"), "end")
                     for index, day in enumerate(days) if day.day == 1 or index == 0]
     chart.budget_lines = _budget_lines(days, budget, y_of)
     return chart
@@ -156,10 +161,10 @@ def usage_charts(usage: dict[tuple[date, str], DayUsage], today: date, reply_bud
                  background_budget: int | None) -> list[Chart]:
     days = chart_days(today)
     return [
-        build_chart("reply", "Reply model", [UsagePurpose.REPLY], days, usage, reply_budget),
-        build_chart("background", "Consolidation and learning models",
+        build_chart("reply", _("Reply model"), [UsagePurpose.REPLY], days, usage, reply_budget),
+        build_chart("background", _("Consolidation and learning models"),
                     [UsagePurpose.CONSOLIDATION, UsagePurpose.LEARNING], days, usage, background_budget),
-        build_chart("embedding", "Embedding endpoint", [UsagePurpose.EMBEDDING], days, usage, None),
+        build_chart("embedding", _("Embedding endpoint"), [UsagePurpose.EMBEDDING], days, usage, None),
     ]
 
 

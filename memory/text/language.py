@@ -15,28 +15,30 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy as _
+
 
 @dataclass(frozen=True)
 class Language:
     code: str
-    label: str  # English name shown to staff
+    label: str  # the name shown to staff, in their language (marked for translation, lazily)
     config: str  # the PostgreSQL text search configuration ("simple" where PostgreSQL has no stemmer)
     spaceless: bool = False  # written without spaces between words: the search uses character pairs
 
 
 # English first, then by label (the order of the staff's select). Configurations are PostgreSQL 15's.
 LANGUAGES: dict[str, Language] = {language.code: language for language in (
-    Language("en", "English", "english"), Language("ar", "Arabic", "arabic"),
-    Language("zh", "Chinese", "simple", spaceless=True), Language("da", "Danish", "danish"),
-    Language("nl", "Dutch", "dutch"), Language("fi", "Finnish", "finnish"), Language("fr", "French", "french"),
-    Language("de", "German", "german"), Language("el", "Greek", "greek"), Language("he", "Hebrew", "simple"),
-    Language("hi", "Hindi", "hindi"), Language("hu", "Hungarian", "hungarian"),
-    Language("id", "Indonesian", "indonesian"), Language("it", "Italian", "italian"),
-    Language("ja", "Japanese", "simple", spaceless=True), Language("ko", "Korean", "simple"),
-    Language("no", "Norwegian", "norwegian"), Language("pl", "Polish", "simple"),
-    Language("pt", "Portuguese", "portuguese"), Language("ru", "Russian", "russian"),
-    Language("es", "Spanish", "spanish"), Language("sv", "Swedish", "swedish"),
-    Language("th", "Thai", "simple", spaceless=True), Language("tr", "Turkish", "turkish"))}
+    Language("en", _("English"), "english"), Language("ar", _("Arabic"), "arabic"),
+    Language("zh", _("Chinese"), "simple", spaceless=True), Language("da", _("Danish"), "danish"),
+    Language("nl", _("Dutch"), "dutch"), Language("fi", _("Finnish"), "finnish"), Language("fr", _("French"), "french"),
+    Language("de", _("German"), "german"), Language("el", _("Greek"), "greek"), Language("he", _("Hebrew"), "simple"),
+    Language("hi", _("Hindi"), "hindi"), Language("hu", _("Hungarian"), "hungarian"),
+    Language("id", _("Indonesian"), "indonesian"), Language("it", _("Italian"), "italian"),
+    Language("ja", _("Japanese"), "simple", spaceless=True), Language("ko", _("Korean"), "simple"),
+    Language("no", _("Norwegian"), "norwegian"), Language("pl", _("Polish"), "simple"),
+    Language("pt", _("Portuguese"), "portuguese"), Language("ru", _("Russian"), "russian"),
+    Language("es", _("Spanish"), "spanish"), Language("sv", _("Swedish"), "swedish"),
+    Language("th", _("Thai"), "simple", spaceless=True), Language("tr", _("Turkish"), "turkish"))}
 
 # Frequent function words per Latin-script language. A word of two or more lists (de, en, is, die) shows that a
 # language is written but not which; only words of one list decide between them.

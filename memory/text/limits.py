@@ -4,6 +4,7 @@ panel forms, the bot API, the tool calls and the services (pure functions; the d
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 
 from .keys import KEY_MAX_LENGTH, is_valid_key, normalise_key
 
@@ -23,13 +24,14 @@ def clean_text(raw: str) -> str:
 def validate_key(raw: str) -> str:
     key = normalise_key(raw)
     if not key:
-        raise ValidationError({"key": "Enter a key (1–64 characters)."})
+        raise ValidationError({"key": _("Enter a key (1–64 characters).")})
     if len(key) > KEY_MAX_LENGTH:
-        raise ValidationError({"key": f"The key is {len(key)} characters long; keep it to 1–64 characters."})
+        raise ValidationError({"key": _("The key is %(count)s characters long; keep it to 1–64 characters.")
+                               % {"count": len(key)}})
     if not is_valid_key(key):
         raise ValidationError(
-            {"key": "A key may only hold letters and digits (of any language), '_', '.' and '-' (spaces "
-                    "become '_'); other punctuation and control characters are refused."}
+            {"key": _("A key may only hold letters and digits (of any language), '_', '.' and '-' (spaces "
+                      "become '_'); other punctuation and control characters are refused.")}
         )
     return key
 
@@ -37,10 +39,11 @@ def validate_key(raw: str) -> str:
 def validate_content(raw: str) -> str:
     content = clean_text(raw).strip()
     if not content:
-        raise ValidationError({"content": "Enter the content (1–1000 characters)."})
+        raise ValidationError({"content": _("Enter the content (1–1000 characters).")})
     if len(content) > CONTENT_MAX_LENGTH:
         raise ValidationError(
-            {"content": f"The content is {len(content)} characters long; keep it to 1–1000 characters."}
+            {"content": _("The content is %(count)s characters long; keep it to 1–1000 characters.")
+                        % {"count": len(content)}}
         )
     return content
 
@@ -53,5 +56,9 @@ def validate_unit_interval(value: float | None, field: str, *, allow_none: bool 
     if value is None and allow_none:
         return None
     if value is None or isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
-        raise ValidationError({field: f"The {field} must be a number from 0 to 1."})
+        if field == "confidence":
+            raise ValidationError({field: _("The confidence must be a number from 0 to 1.")})
+        if field == "importance":
+            raise ValidationError({field: _("The importance must be a number from 0 to 1.")})
+        raise ValidationError({field: _("The %(field)s must be a number from 0 to 1.") % {"field": field}})
     return kept_precision(value)

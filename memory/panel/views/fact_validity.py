@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from memory.facts.selectors import fact_last_retraction
@@ -18,8 +19,8 @@ from ..fact_rows import servers_retracting_in_place
 from ..history_forms import FactRetractForm
 from .facts import fact_or_404, fact_row, facts_changed
 
-DELETES_INSTEAD = ("Under this memory type a fact that no longer holds is deleted, not retracted: use Delete, or "
-                   "choose Ledger or a later type to keep retracted facts with their reason.")
+DELETES_INSTEAD = gettext_lazy("Under this memory type a fact that no longer holds is deleted, not retracted: use "
+                               "Delete, or choose Ledger or a later type to keep retracted facts with their reason.")
 
 
 def _retract_form(request: HtmxHttpRequest, fact: Fact, form: FactRetractForm, *, error: str = "",

@@ -10,13 +10,25 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext, ngettext_lazy
 
-from memory.facts.bulk import ACTIONS, AUDIENCE, CONFIDENCE, DELETE, IMPORTANCE, KIND, facts_bulk_change
+from memory.facts.bulk import (ACTIONS, AUDIENCE, CONFIDENCE, DELETE, IMPORTANCE, KIND, RESTORE, RETRACT,
+                               facts_bulk_change)
 from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import server_for_configurer
 
 # Which posted field holds the new value of each field change.
 _VALUE_FIELD = {CONFIDENCE: "confidence", IMPORTANCE: "importance", KIND: "kind", AUDIENCE: "audience"}
+# What the page says was done, by action (the audit row keeps memory.facts.bulk.ACTIONS, in English).
+_DONE = {
+    RETRACT: ngettext_lazy("%(count)s fact retracted", "%(count)s facts retracted", "count"),
+    RESTORE: ngettext_lazy("%(count)s fact restored", "%(count)s facts restored", "count"),
+    DELETE: ngettext_lazy("%(count)s fact deleted", "%(count)s facts deleted", "count"),
+    CONFIDENCE: ngettext_lazy("%(count)s fact given confidence", "%(count)s facts given confidence", "count"),
+    IMPORTANCE: ngettext_lazy("%(count)s fact given importance", "%(count)s facts given importance", "count"),
+    KIND: ngettext_lazy("%(count)s fact given the kind", "%(count)s facts given the kind", "count"),
+    AUDIENCE: ngettext_lazy("%(count)s fact given the audience", "%(count)s facts given the audience", "count"),
+}
 
 
 def _selected(request: HtmxHttpRequest) -> list[int]:
@@ -52,6 +64,8 @@ def facts_bulk(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
         messages.error(request, " ".join(refused.messages))
         return redirect(back)
     if action in ACTIONS:
-        messages.success(request, f"{count} fact{'' if count == 1 else 's'} {ACTIONS[action]}"
-                                  f"{'' if count == len(numbers) else f' ({len(numbers) - count} already were)'}.")
+        done = _DONE[action] % {"count": count}
+        messages.success(request, gettext("%(done)s.") % {"done": done} if count == len(numbers) else
+                         gettext("%(done)s (%(already)s already were).") % {"done": done,
+                                                                             "already": len(numbers) - count})
     return redirect(back)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext, ngettext
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
@@ -67,8 +68,8 @@ def forget_request_wipe_view(request: HtmxHttpRequest, guild_id: str, request_id
     forget_request = _request_or_404(server, request_id)
     if request.method == "GET":
         if forget_request.status != ForgetRequestStatus.OPEN:
-            return _answered(request, server, f"This request was already answered "
-                                              f"({forget_request.get_status_display()}).")
+            return _answered(request, server, gettext("This request was already answered (%(status)s).")
+                             % {"status": forget_request.get_status_display()})
         counts = member_wipe_counts(server, forget_request.member_id)
         context = {"server": server, "forget_request": forget_request, "counts": counts}
         template = "memory/_forget_request_confirm.html" if request.htmx else "memory/forget_request_wipe_page.html"
@@ -77,8 +78,10 @@ def forget_request_wipe_view(request: HtmxHttpRequest, guild_id: str, request_id
         forget_request = forget_request_wipe(request=forget_request, actor=request.user)
     except RequestAlreadyAnswered as answered:
         return _answered(request, server, str(answered))
-    return _answered(request, server, f"Wiped member {forget_request.member_id}: {forget_request.facts_removed} "
-                                      f"fact{'' if forget_request.facts_removed == 1 else 's'} removed.", status=200)
+    return _answered(request, server, ngettext("Wiped member %(member)s: %(count)s fact removed.",
+                                               "Wiped member %(member)s: %(count)s facts removed.",
+                                               forget_request.facts_removed)
+                     % {"member": forget_request.member_id, "count": forget_request.facts_removed}, status=200)
 
 
 @panel_login_required
@@ -91,8 +94,8 @@ def forget_request_dismiss_view(request: HtmxHttpRequest, guild_id: str, request
         forget_request = forget_request_dismiss(request=forget_request, actor=request.user)
     except RequestAlreadyAnswered as answered:
         return _answered(request, server, str(answered))
-    return _answered(request, server, f"Dismissed the request of member {forget_request.member_id}; nothing was "
-                                      "deleted.", status=200)
+    return _answered(request, server, gettext("Dismissed the request of member %(member)s; nothing was deleted.")
+                     % {"member": forget_request.member_id}, status=200)
 
 
 def _answered(request: HtmxHttpRequest, server: Server, note: str, *, status: int = 409) -> HttpResponse:

@@ -7,8 +7,8 @@ from django.contrib import messages
 from django.db.models import Count, Q
 from django.http import HttpResponse, QueryDict
 from django.shortcuts import redirect, render
-from django.template.defaultfilters import pluralize
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -48,7 +48,9 @@ def purge(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
     source = form.cleaned_data["purge_source"]
     if request.method == "POST":
         removed = facts_purge(server=server, source=source, actor=request.user)
-        messages.success(request, f"Purged {removed:,} fact{pluralize(removed)} learned in {source.describe()}.")
+        messages.success(request, ngettext("Purged %(count)s fact learned in %(where)s.",
+                                           "Purged %(count)s facts learned in %(where)s.", removed)
+                         % {"count": f"{removed:,}", "where": _where(source)})
         memory_url = f"{reverse('memory:page')}?server={server.guild_id}"
         return HttpResponseClientRedirect(memory_url) if request.htmx else redirect(memory_url)
     return _page(request, server, form, source=source)
@@ -61,8 +63,15 @@ def _page(request: HtmxHttpRequest, server: Server, form: PurgeForm, *, source: 
     if source is not None:
         learned = facts_learned_in(server, source)
         counts = learned.aggregate(total=Count("id"), in_force=Count("id", filter=Q(retracted_at__isnull=True)))
-        context.update(source=source, where=source.describe(), total=counts["total"],
+        context.update(source=source, where=_where(source), total=counts["total"],
                        in_force=counts["in_force"], retracted=counts["total"] - counts["in_force"],
                        preview=list(learned.order_by("-changed_at", "-id")[:PREVIEW]))
     template = "memory/_purge.html" if request.htmx else "memory/purge_page.html"
     return render(request, template, context, status=status)
+
+
+def _where(source: PurgeSource) -> str:
+    """The channel or exchange, as the page says it (the audit row keeps PurgeSource.describe, in English)."""
+    if source.exchange_id is not None:
+        return gettext("exchange %(id)s") % {"id": source.exchange_id}
+    return f"#{source.channel_name}" if source.channel_name else gettext("channel %(id)s") % {"id": source.channel_id}

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _, ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseLocation
 
@@ -184,7 +185,8 @@ def restore_all(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
     server = server_for_configurer(request.user, guild_id)
     if request.method == "POST":
         restored = facts_restore_all(server=server, actor=request.user)
-        messages.success(request, f"Restored {restored} retracted fact{'s' if restored != 1 else ''}.")
+        messages.success(request, ngettext("Restored %(count)s retracted fact.", "Restored %(count)s retracted facts.",
+                                           restored) % {"count": restored})
         return redirect(_memory_url(server.guild_id))
     retracted = Fact.objects.filter(server=server, retracted_at__isnull=False).count()
     return render(request, "memory/restore_all_page.html", {"server": server, "retracted": retracted})
@@ -214,21 +216,27 @@ def wipe(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
         if form.cleaned_data["confirmation"].strip() == expected:
             messages.success(request, _wiped(server, target, member_id, actor=request.user))
             return redirect(_memory_url(server.guild_id))
-        named = "the member id" if target == WipeForm.MEMBER else f"the server name “{server.name}”"
-        form.add_error("confirmation", f"Type {named} exactly to confirm; nothing was deleted.")
+        form.add_error("confirmation", _("Type the member id exactly to confirm; nothing was deleted.")
+                       if target == WipeForm.MEMBER else
+                       _("Type the server name “%(server)s” exactly to confirm; nothing was deleted.")
+                       % {"server": server.name})
     context = {"server": server, "form": form, "target": target, "member_id": member_id,
-               "facts_text": _counted(counts.facts, "fact"), "exchanges_text": _counted(counts.exchanges, "exchange")}
+               "facts_text": _facts_counted(counts.facts), "exchanges_text": _exchanges_counted(counts.exchanges)}
     return render(request, "memory/wipe_confirm_page.html", context, status=422 if form.errors else 200)
 
 
-def _counted(number: int, noun: str) -> str:
-    return f"{number:,} {noun}{'' if number == 1 else 's'}"
+def _facts_counted(number: int) -> str:
+    return ngettext("%(count)s fact", "%(count)s facts", number) % {"count": f"{number:,}"}
+
+
+def _exchanges_counted(number: int) -> str:
+    return ngettext("%(count)s exchange", "%(count)s exchanges", number) % {"count": f"{number:,}"}
 
 
 def _wipe_choice_page(request: HtmxHttpRequest, server: Server, form: WipeChoiceForm) -> HttpResponse:
     counts = server_wipe_counts(server)
-    context = {"server": server, "form": form, "server_facts_text": _counted(counts.facts, "fact"),
-               "server_exchanges_text": _counted(counts.exchanges, "exchange")}
+    context = {"server": server, "form": form, "server_facts_text": _facts_counted(counts.facts),
+               "server_exchanges_text": _exchanges_counted(counts.exchanges)}
     return render(request, "memory/wipe_page.html", context, status=422 if form.errors else 200)
 
 
@@ -237,15 +245,16 @@ def _what_a_wipe_deletes(server: Server, target: str, member_id: str) -> tuple[W
     if target == WipeForm.SERVER:
         return server_wipe_counts(server), ""
     if not member_id:
-        return None, "Enter the Discord user id of the member to wipe."
+        return None, _("Enter the Discord user id of the member to wipe.")
     try:
         member_id = validate_member_id(member_id)
     except ValidationError as invalid:
         return None, " ".join(invalid.messages)
     counts = member_wipe_counts(server, member_id)
     if counts.nothing_stored:
-        return None, (f"Nothing is stored about member {member_id} on {server.name}: no facts about them or learned "
-                      "from them, and no exchanges of theirs. Check the id; nothing was deleted.")
+        return None, _("Nothing is stored about member %(member)s on %(server)s: no facts about them or learned "
+                       "from them, and no exchanges of theirs. Check the id; nothing was deleted.") % {
+            "member": member_id, "server": server.name}
     return counts, ""
 
 
@@ -253,11 +262,13 @@ def _wiped(server: Server, target: str, member_id: str, *, actor: AbstractBaseUs
     """Wipe now; the sentence that tells what went."""
     if target == WipeForm.MEMBER:
         result = member_wipe(server=server, actor=actor, member_id=member_id)
-        return (f"Wiped {_counted(result.facts, 'fact')} about or from member {member_id} and "
-                f"{_counted(result.exchanges, 'exchange')} of theirs.")
+        return _("Wiped %(facts)s about or from member %(member)s and %(exchanges)s of theirs.") % {
+            "facts": _facts_counted(result.facts), "member": member_id,
+            "exchanges": _exchanges_counted(result.exchanges)}
     result = server_wipe(server=server, actor=actor)
-    return (f"Wiped {_counted(result.facts, 'fact')}, the summary and {_counted(result.exchanges, 'exchange')} "
-            f"of {server.name}.")
+    return _("Wiped %(facts)s, the summary and %(exchanges)s of %(server)s.") % {
+        "facts": _facts_counted(result.facts), "exchanges": _exchanges_counted(result.exchanges),
+        "server": server.name}
 
 
 @panel_login_required

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from memory.configuration.selectors import ai_settings_for_server, channel_names, model_endpoints_for_server
@@ -37,7 +38,7 @@ def _memory_language_shown(ai_settings: AISettings) -> dict[str, str]:
     re-indexed, the language they are re-indexed for (else "")."""
     in_use = LANGUAGES.get(words_language_code(ai_settings), LANGUAGES["en"])
     rebuilding = ai_settings.words_rebuild_started_at is not None
-    return {"label": in_use.label, "how": "chosen" if ai_settings.memory_language else "detected",
+    return {"label": in_use.label, "how": gettext("chosen") if ai_settings.memory_language else gettext("detected"),
             "reindexing_for": LANGUAGES.get(ai_settings.words_language, in_use).label if rebuilding else ""}
 
 
@@ -59,7 +60,7 @@ def ai_settings_page(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
         except ValidationError as error:
             form.add_error(None, error)
         else:
-            messages.success(request, "AI settings saved.")
+            messages.success(request, gettext("AI settings saved."))
             return redirect(reverse("memory:settings", args=[server.guild_id]))
     endpoints_invalid = any(f.errors for _, _, f, _ in endpoint_forms)
     return render(request, "memory/settings_page.html", {

@@ -36,7 +36,7 @@ def test_every_logged_in_user_reads_every_type_in_full(request, who):
     for profile in PROFILES:
         section = page[page.index(f'<details id="{profile.value}"'):]
         section = section[:section.index("</details>")]
-        assert profile.adds in section and profile.changes in section and profile.settings in section
+        assert str(profile.adds) in section and str(profile.changes) in section and str(profile.settings) in section
 
 
 def test_the_first_type_is_open_when_none_is_asked_for(member):
