@@ -24,6 +24,7 @@ from memory.facts.services import (
     fact_update,
 )
 from memory.models import Audience, Fact
+from memory.text.hints import content_hint
 from teams.models import Server
 from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_configurer, server_for_viewer
@@ -140,7 +141,8 @@ def fact_detail(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpRes
         else:
             return fact_changed(fact_row(request, fact, can_configure=True), fact)
     return render(request, "memory/_fact_edit_row.html",
-                  {"fact": conflict or fact, "form": form, "conflict": conflict}, status=409 if conflict else 422)
+                  {"fact": conflict or fact, "form": form, "conflict": conflict,
+                   "hint": content_hint(request.POST.get("content", ""))}, status=409 if conflict else 422)
 
 
 @panel_login_required
@@ -221,7 +223,9 @@ def fact_edit(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpRespo
     fact = fact_or_404(server, number)
     form = FactEditForm(initial={"key": fact.key, "content": fact.content, "confidence": fact.confidence,
                                  "importance": fact.importance, "kind": fact.kind, "version": fact.version})
-    return render(request, "memory/_fact_edit_row.html", {"fact": fact, "form": form, "conflict": None})
+    # The length hint is there at once, not only after the first keystroke.
+    return render(request, "memory/_fact_edit_row.html",
+                  {"fact": fact, "form": form, "conflict": None, "hint": content_hint(fact.content)})
 
 
 @panel_login_required
