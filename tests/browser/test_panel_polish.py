@@ -6,7 +6,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from memory.models import Fact
+from django.contrib.auth import get_user_model
+
+from memory.configuration.services import memory_type_set
+from memory.models import AISettings, Fact
 from tests.factories import make_fact
 
 from .conftest import screenshot
@@ -53,3 +56,60 @@ def test_an_edit_fits_its_text_counts_it_at_once_and_esc_leaves_it(live_server, 
     expect(row.locator("button:has-text('Edit')")).to_be_focused()
     fact.refresh_from_db()
     assert (fact.content, fact.version) == (RULES.strip(), 1)  # and in the database
+
+
+def test_each_change_says_what_happened_and_undo_puts_it_back(live_server, arcade, page):
+    log_in(page, live_server, "owner")
+    open_memory(page, live_server)
+    status = page.locator("#page-messages[role=status]")
+    theme = Fact.objects.get(server=arcade, key="server_theme")
+
+    row = page.locator("#fact-rows .fact", has_text="server_theme")
+    row.locator("button:has-text('Staff only')").click()
+    expect(status).to_contain_text(f"Fact #{theme.number} is now for staff only")
+    assert Fact.objects.get(pk=theme.pk).audience == "staff"
+    screenshot(page, "memory-notice-audience-1280")
+    status.locator("button:has-text('Undo')").click()
+    expect(status).to_contain_text(f"Fact #{theme.number} is now seen by the whole server")
+    expect(row.locator("button[value=server]")).to_have_attribute("aria-pressed", "true")
+    assert Fact.objects.get(pk=theme.pk).audience == "server"
+
+    page.click("button:has-text('Compare the six types')")
+    page.click("#type-ledger button:has-text('Choose Ledger')")
+    expect(status).to_contain_text("Memory type is now Ledger.")
+    expect(page.locator(".scale-step.is-current")).to_contain_text("Ledger")
+    status.locator("button:has-text('Undo')").click()
+    expect(status).to_contain_text("Memory type is now Classic.")
+    expect(page.locator(".scale-step.is-current")).to_contain_text("Classic")
+    assert AISettings.objects.get(server=arcade).memory_type == "classic"
+
+    day = Fact.objects.get(server=arcade, key="tournament_day")
+    page.locator("#fact-rows .fact", has_text="tournament_day").locator("button:has-text('Delete')").click()
+    expect(page.locator("#fact-rows .fact.is-confirming")).to_contain_text("cannot be undone")
+    page.locator("#fact-rows .fact.is-confirming button:has-text('Delete')").click()
+    expect(status).to_contain_text(f"Fact #{day.number} deleted for good.")
+    expect(status.locator("button:has-text('Undo')")).to_have_count(0)  # a delete is for good: no Undo offered
+    expect(page.locator("#fact-rows .fact", has_text="tournament_day")).to_have_count(0)
+    assert not Fact.objects.filter(pk=day.pk).exists()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_retract_is_undone_from_its_notice_at_both_widths(live_server, arcade, page, width):
+    memory_type_set(server=arcade, actor=get_user_model().objects.get(username="owner"), memory_type="ledger")
+    page.set_viewport_size({"width": width, "height": 900})
+    log_in(page, live_server, "owner")
+    open_memory(page, live_server)
+    status = page.locator("#page-messages[role=status]")
+    day = Fact.objects.get(server=arcade, key="tournament_day")
+    page.locator("#fact-rows .fact", has_text="tournament_day").locator("button:has-text('Retract')").click()
+    page.fill("#fact-rows .fact.is-confirming input[name=reason]", "Moved to Sundays")
+    page.locator("#fact-rows .fact.is-confirming button:has-text('Retract')").click()
+    expect(status).to_contain_text(f"Fact #{day.number} retracted")
+    expect(page.locator("#fact-rows .fact", has_text="tournament_day")).to_have_count(0)  # gone from in force
+    page.mouse.wheel(0, 2000)  # the notice stays in view while the page scrolls
+    expect(status).to_be_in_viewport()
+    screenshot(page, f"memory-notice-retract-{width}")
+    status.locator("button:has-text('Undo')").click()
+    expect(status).to_contain_text(f"Fact #{day.number} restored")
+    expect(page.locator("#fact-rows .fact", has_text="tournament_day")).to_have_count(1)  # back in the list
+    assert Fact.objects.get(pk=day.pk).retracted_at is None
