@@ -12,7 +12,7 @@ from memory.configuration.services import memory_type_set
 from memory.models import AISettings, Fact
 from tests.factories import make_fact
 
-from .conftest import screenshot
+from .conftest import ARTIFACTS, screenshot
 from .test_memory_page import arcade, log_in, open_memory  # noqa: F401 (arcade is a fixture)
 
 pytestmark = pytest.mark.browser
@@ -113,3 +113,41 @@ def test_a_retract_is_undone_from_its_notice_at_both_widths(live_server, arcade,
     expect(status).to_contain_text(f"Fact #{day.number} restored")
     expect(page.locator("#fact-rows .fact", has_text="tournament_day")).to_have_count(1)  # back in the list
     assert Fact.objects.get(pk=day.pk).retracted_at is None
+
+
+def near(a: float, b: float, within: float = 2) -> bool:
+    return abs(a - b) <= within
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_add_a_fact_is_a_tidy_grid_on_a_desktop_and_one_column_on_a_phone(live_server, arcade, page, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    log_in(page, live_server, "owner")
+    open_memory(page, live_server)
+    page.click("summary:has-text('Add a fact')")
+    form = page.locator("#fact-create")
+    expect(form.locator("input[name=member_id]")).to_be_disabled()  # a server fact has no member (app.js)
+    outer = form.bounding_box()
+    key, confidence, importance, kind, content = (form.locator(selector).bounding_box() for selector in (
+        "input[name=key]", "input[name=confidence]", "input[name=importance]", "select[name=kind]",
+        "textarea[name=content]"))
+    about, audience = (form.locator("fieldset.scope").nth(index).bounding_box() for index in (0, 1))
+    labels = [form.locator("label", has=page.locator(f"input[name={name}]")).bounding_box()
+              for name in ("key", "confidence", "importance")]
+    for box in (key, confidence, importance, kind, content, about, audience):  # nothing sticks out of the form
+        assert box["x"] >= outer["x"] - 1 and box["x"] + box["width"] <= outer["x"] + outer["width"] + 1
+    assert outer["x"] + outer["width"] <= width
+    if width == 1280:
+        # Key, confidence and importance side by side, their labels on one line above them.
+        assert near(key["y"], confidence["y"]) and near(key["y"], importance["y"])
+        assert near(labels[0]["y"], labels[1]["y"]) and near(labels[0]["y"], labels[2]["y"])
+        assert key["x"] < confidence["x"] < importance["x"] and near(confidence["width"], importance["width"])
+        assert key["width"] > 2 * confidence["width"]
+        assert near(about["y"], audience["y"]) and about["x"] < audience["x"]  # the two choices side by side
+        assert content["width"] > 0.9 * outer["width"]
+    else:
+        # One column: every field starts at the same left edge and takes the width, one under the other.
+        for box in (confidence, importance, content):
+            assert near(box["x"], key["x"]) and near(box["width"], key["width"])
+        assert key["y"] < confidence["y"] < importance["y"] < kind["y"] < content["y"] < about["y"] < audience["y"]
+    form.screenshot(path=str(ARTIFACTS / f"memory-add-fact-{width}.png"))
