@@ -55,7 +55,7 @@ def test_a_delete_says_which_fact_went_for_good_and_offers_no_undo(owner, server
     fact = make_fact(server)
     response = logged_in_client(owner).post(fact_url(fact, "fact-delete"), headers=HTMX)
     region = status_region(response.content.decode())
-    assert 'hx-swap-oob="true"' in region and 'role="status"' in region
+    assert 'hx-swap-oob="innerHTML"' in region and 'role="status"' in region
     assert said(region) == f"Fact #{fact.number} deleted for good."
     assert "notice-undo" not in region
     assert not Fact.objects.filter(pk=fact.pk).exists()
@@ -150,7 +150,7 @@ def test_choosing_a_type_says_the_new_one_and_undo_chooses_the_old_one(owner, se
     response = client.post(type_url, {"memory_type": "ranked"}, headers=on_memory_page)
     assert "HX-Location" in response  # the page is drawn again: the sentence comes with it
     region = status_region(client.get(memory_page, headers=HTMX).content.decode())
-    assert 'hx-swap-oob="true"' in region  # htmx swaps it in beside the part of the page it selects
+    assert 'hx-swap-oob="innerHTML"' in region  # htmx swaps it in beside the part of the page it selects
     assert said(region).startswith("Memory type is now Ranked.")
     url, fields = undo_form(region)
     assert (url, fields) == (type_url, {"memory_type": "classic"})
