@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from memory.configuration.selectors import ai_settings_for_server
 from memory.facts.selectors import summary_current
+from memory.models import Fact
 from memory.types import profile_for
 from teams.models import Server
 from teams.panel import HtmxHttpRequest, panel_login_required
@@ -41,7 +42,7 @@ from .selectors import (
     pending_summary_for,
     team_members_with_review,
 )
-from .services import proposal_answer, reviewer_set, summary_draft_answer
+from .services import Answer, proposal_answer, reviewer_set, summary_draft_answer
 
 
 def _unchecked_because(server: Server, latest) -> str:
@@ -52,7 +53,7 @@ def _unchecked_because(server: Server, latest) -> str:
     return "model_set_since" if consolidation_model(server) is not None else "no_model"
 
 
-def _review_context(server: Server, user, message: str = "") -> dict:
+def _review_context(server: Server, user, message: str = "", restorable: Fact | None = None) -> dict:
     pending = pending_proposals(server)
     latest = latest_round(server)
     proposal = pending.first()
@@ -74,11 +75,15 @@ def _review_context(server: Server, user, message: str = "") -> dict:
         "can_review": can_review(user, server),
         "can_configure": can_configure(user, server),
         "message": message,
+        # The side a contradiction's answer retracted: its Restore button (for configure users, whom restore needs)
+        # takes that answer's retract back.
+        "restorable": restorable,
     }
 
 
 def _review_response(request: HtmxHttpRequest, server: Server, message: str = "", changed: bool = False,
-                     status: int = 200, round_id: int | None = None) -> HttpResponse:
+                     status: int = 200, round_id: int | None = None,
+                     restorable: Fact | None = None) -> HttpResponse:
     if round_id is not None:  # the worker may have finished it already (a fast worker, or eager tasks)
         started = ConsolidationRound.objects.filter(pk=round_id).first()
         if started is not None and started.status == "finished":
@@ -89,8 +94,8 @@ def _review_response(request: HtmxHttpRequest, server: Server, message: str = ""
         if message:
             messages.info(request, message)
         return redirect(f"{reverse('memory:page')}?server={server.guild_id}#consolidation")
-    response = render(request, "consolidation/_review.html", _review_context(server, request.user, message),
-                      status=status)
+    response = render(request, "consolidation/_review.html",
+                      _review_context(server, request.user, message, restorable), status=status)
     if changed:  # the fact list and the summary on the page reload themselves (hx-trigger from:body)
         response["HX-Trigger"] = json.dumps({"memory-changed": True})
     # The navigation's count of waiting proposals, redrawn out of band: an answer may have lowered it.
@@ -121,7 +126,9 @@ def proposal_answer_view(request: HtmxHttpRequest, guild_id: str, proposal_id: i
     except ValidationError as refused:
         bad_input = "answer" in getattr(refused, "error_dict", {})  # an unknown answer; otherwise the state refused
         return _review_response(request, server, " ".join(refused.messages), status=400 if bad_input else 409)
-    return _review_response(request, server, outcome.message, changed=outcome.retired is not None)
+    one_side = request.POST.get("answer") in (Answer.RETRACT_KEEPER, Answer.RETRACT_OTHER)
+    return _review_response(request, server, outcome.message, changed=outcome.retired is not None,
+                            restorable=outcome.retired if one_side else None)
 
 
 @panel_login_required

@@ -1,7 +1,7 @@
 // Lorekeeper's only script of its own: tell the user when an HTMX request fails instead of doing nothing, keep
 // the memory page's search box in step with the address when the browser goes back or forward, tick every row
-// for "Select all on this page", switch Add a fact's member id off for a server fact, and send the header's
-// language choice when it is made.
+// for "Select all on this page", switch Add a fact's member id off for a server fact, size an edited fact's text
+// box to its text, let Esc cancel an edit, and send the header's language choice when it is made.
 (function () {
   "use strict";
   // The sentences are in the page (#htmx-error's data-message-*), in the page's language.
@@ -50,6 +50,31 @@
     if (form && event.target.name === "scope") {
       memberField(form);
       if (event.target.value === "member") { form.querySelector("input[name=member_id]").focus(); }
+    }
+  });
+  // A fact's text box is as tall as its text (rows, not a style: the CSP allows no inline style), so the whole
+  // fact is read before it is changed; it grows while one types, up to a screenful, then scrolls.
+  function fitRows(box) {
+    var least = 2;
+    box.rows = least;
+    while (box.scrollHeight > box.clientHeight && box.rows < 20) { box.rows += 1; }
+  }
+  function fitAll(root) {
+    (root.querySelectorAll ? root : document).querySelectorAll("textarea[data-autosize]").forEach(fitRows);
+  }
+  document.addEventListener("DOMContentLoaded", function () { fitAll(document); });
+  document.addEventListener("htmx:load", function (event) { fitAll(event.detail.elt.parentNode || document); });
+  document.addEventListener("input", function (event) {
+    if (event.target.matches && event.target.matches("textarea[data-autosize]")) { fitRows(event.target); }
+  });
+  // Esc leaves an edit as Cancel does: the row comes back unchanged and its Edit button has the focus again.
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape" || !event.target.closest) { return; }
+    var form = event.target.closest("form");
+    var cancel = form && form.querySelector("[data-cancel]");
+    if (cancel) {
+      event.preventDefault();
+      cancel.click();
     }
   });
   // "Select all on this page" ticks every row's box, so what will change is what is ticked; without script the

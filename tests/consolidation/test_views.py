@@ -253,3 +253,27 @@ def test_under_another_type_a_round_cannot_be_started(owner, proposed):
     assert response.status_code == 409 and "Rounds run only under Consolidated and Semantic" in \
         response.content.decode()
     assert ConsolidationRound.objects.filter(server=server).count() == 1
+
+
+def test_retracting_one_side_offers_a_restore_that_puts_it_back(owner, proposed):
+    server, _, _ = proposed
+    contradiction = Proposal.objects.get(server=server, kind="contradiction")
+    client = logged_in_client(owner)
+    page = client.post(reverse("consolidation:answer", args=[server.guild_id, contradiction.pk]),
+                       {"answer": "retract_keeper"}, headers=HTMX).content.decode()
+    keeper = Fact.objects.get(pk=contradiction.keeper_id)
+    assert keeper.retracted_at is not None
+    restore_url = reverse("memory:fact-restore", args=[server.guild_id, keeper.number])
+    assert f'hx-post="{restore_url}"' in page and f"Restore #{keeper.number}</button>" in page
+    answer = client.post(restore_url, headers=HTMX).content.decode()
+    assert Fact.objects.get(pk=keeper.pk).retracted_at is None
+    assert f"Fact #{keeper.number} restored" in answer
+
+
+def test_a_moderator_who_may_not_restore_gets_no_restore_button(moderator, proposed):
+    server, _, _ = proposed
+    contradiction = Proposal.objects.get(server=server, kind="contradiction")
+    page = logged_in_client(moderator).post(reverse("consolidation:answer", args=[server.guild_id, contradiction.pk]),
+                                            {"answer": "retract_other"}, headers=HTMX).content.decode()
+    assert "Retracted #" in page
+    assert "memory:fact-restore" not in page and "/restore" not in page

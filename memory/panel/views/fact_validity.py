@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from memory.facts.selectors import fact_last_retraction
@@ -17,6 +18,7 @@ from teams.permissions import server_for_configurer
 
 from ..fact_rows import servers_retracting_in_place
 from ..history_forms import FactRetractForm
+from ..notices import Undo, notice_add, with_notices
 from .facts import fact_or_404, fact_row, facts_changed
 
 DELETES_INSTEAD = gettext_lazy("Under this memory type a fact that no longer holds is deleted, not retracted: use "
@@ -50,7 +52,12 @@ def fact_retract_view(request: HtmxHttpRequest, guild_id: str, number: int) -> H
         raise Http404(str(gone)) from None
     except ValidationError as refused:
         return _retract_form(request, fact, form, error=" ".join(refused.messages), status=422)
-    return facts_changed(fact_row(request, fact_or_404(server, number), can_configure=True), fact)
+    # The row leaves a list of facts in force when it reloads, so Undo swaps nothing itself: its notice and the
+    # list's reload show the fact back.
+    notice_add(request, _("Fact #%(number)s retracted: the bot no longer sees it.") % {"number": number},
+               Undo(url=f"{fact.url_base}restore", fields={}, target="this", swap="none"))
+    return with_notices(request, facts_changed(fact_row(request, fact_or_404(server, number), can_configure=True),
+                                               fact))
 
 
 @panel_login_required
@@ -65,11 +72,23 @@ def fact_restore_view(request: HtmxHttpRequest, guild_id: str, number: int) -> H
             return fact_row(request, fact, can_configure=True)
         template = "memory/_fact_restore_confirm.html" if request.htmx else "memory/fact_restore_page.html"
         return render(request, template, {"fact": fact, "retraction": fact_last_retraction(fact)})
+    reason = fact.retraction_reason
     try:
         fact_restore(fact=fact, actor=request.user)
     except FactGone as gone:
         raise Http404(str(gone)) from None
-    except ValidationError:
-        pass  # already in force (restored by someone else): show it as it is
+    except ValidationError:  # already in force (restored by someone else): show it as it is
+        notice_add(request, _("Fact #%(number)s was already in force: nothing changed.") % {"number": number})
+    else:
+        notice_add(request, _("Fact #%(number)s restored: the bot sees it again.") % {"number": number},
+                   _retract_again(fact, reason))
     restored = fact_or_404(server, number)
-    return facts_changed(fact_row(request, restored, can_configure=True), restored)
+    return with_notices(request, facts_changed(fact_row(request, restored, can_configure=True), restored))
+
+
+def _retract_again(fact: Fact, reason: str) -> Undo | None:
+    """Undo of a restore: retracted again with the reason it had, where the memory type keeps retracted facts (a
+    Classic retract would delete it, which is no undo)."""
+    if not reason or fact.server_id not in servers_retracting_in_place({fact.server_id}):
+        return None
+    return Undo(url=f"{fact.url_base}retract", fields={"reason": reason}, target="this", swap="none")

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import reswap, retarget, trigger_client_event
 
@@ -24,6 +25,7 @@ from memory.facts.services import (
     fact_update,
 )
 from memory.models import Audience, Fact
+from memory.text.hints import content_hint
 from teams.models import Server
 from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_configurer, server_for_viewer
@@ -32,6 +34,7 @@ from ..audiences import attach_audiences, directory_channels
 from ..fact_page import fact_page_context
 from ..fact_rows import attach_flags, servers_retracting_in_place
 from ..forms import FactAudienceForm, FactCreateForm, FactEditForm, FactPinForm
+from ..notices import Undo, notice_add, with_notices
 from ..pinned import pinned_facts
 
 # Client event after a fact was added, deleted or restored: the fact list (its count, tabs and rows) reloads
@@ -140,7 +143,8 @@ def fact_detail(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpRes
         else:
             return fact_changed(fact_row(request, fact, can_configure=True), fact)
     return render(request, "memory/_fact_edit_row.html",
-                  {"fact": conflict or fact, "form": form, "conflict": conflict}, status=409 if conflict else 422)
+                  {"fact": conflict or fact, "form": form, "conflict": conflict,
+                   "hint": content_hint(request.POST.get("content", ""))}, status=409 if conflict else 422)
 
 
 @panel_login_required
@@ -153,6 +157,7 @@ def fact_audience(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpR
     form = FactAudienceForm(request.POST)
     form.is_valid()  # plain text fields: the service says what is wrong with them
     data = form.cleaned_data
+    before = fact.audience
     try:
         fact = fact_audience_set(fact=fact, audience=data.get("audience", ""), actor=request.user,
                                  channel_id=data.get("channel_id", ""), confirm_widening=data.get("confirm", False))
@@ -166,7 +171,21 @@ def fact_audience(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpR
                    "asked": data.get("audience", "")}
         template = "memory/_fact_audience_row.html" if request.htmx else "memory/fact_audience_page.html"
         return render(request, template, context, status=422)
-    return fact_changed(fact_row(request, fact, can_configure=True, refocus="audience"), fact)
+    attach_audiences([fact])
+    # Undo puts back the audience it had, which was already chosen (and confirmed, if it was wider) before.
+    undo = Undo(url=f"{fact.url_base}audience", fields={"audience": before, "confirm": "on"},
+                target=f"#fact-{fact.server_id}-{fact.number}") if before != fact.audience else None
+    notice_add(request, _audience_said(fact), undo)
+    return with_notices(request, fact_changed(fact_row(request, fact, can_configure=True, refocus="audience"), fact))
+
+
+def _audience_said(fact: Fact) -> str:
+    if fact.audience == Audience.STAFF:
+        return _("Fact #%(number)s is now for staff only: the bot is not handed it.") % {"number": fact.number}
+    if fact.audience == Audience.CHANNEL:
+        return _("Fact #%(number)s is now seen only in %(channel)s.") % {"number": fact.number,
+                                                                          "channel": fact.source_label}
+    return _("Fact #%(number)s is now seen by the whole server.") % {"number": fact.number}
 
 
 @panel_login_required
@@ -180,6 +199,7 @@ def fact_pin(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpRespon
     form = FactPinForm(request.POST)
     from_block = bool(request.htmx) and request.htmx.target == PINNED_BLOCK
     error = "" if form.is_valid() else " ".join(form.errors["pinned"])
+    before = fact.pinned
     if not error:
         try:
             fact = fact_pin_set(fact=fact, pinned=form.cleaned_data["pinned"], actor=request.user)
@@ -187,11 +207,17 @@ def fact_pin(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpRespon
             raise Http404(str(gone)) from None
         except ValidationError as refused:
             error = " ".join(refused.messages)
+    if not error and fact.pinned != before:
+        said = (_("Fact #%(number)s pinned: the bot gets it in every reply.") if fact.pinned
+                else _("Fact #%(number)s unpinned.")) % {"number": fact.number}
+        target = f"#{PINNED_BLOCK}" if from_block else f"#fact-{fact.server_id}-{fact.number}"
+        notice_add(request, said, Undo(url=f"{fact.url_base}pin", fields={"pinned": str(before).lower()},
+                                       target=target))
     if from_block:
         response = render(request, "memory/_pinned_facts.html",
                           {"server": server, "pinned": pinned_facts(server), "can_configure": True, "error": error},
                           status=422 if error else 200)
-        return response if error else facts_changed(response)
+        return response if error else with_notices(request, facts_changed(response))
     if error:
         attach_audiences([fact])
         context = {"fact": fact, **row_permissions(server.pk, can_configure=True), "refocus": "pin",
@@ -200,7 +226,7 @@ def fact_pin(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpRespon
             context.update(fact_page_context(fact, can_configure=True))
         template = "memory/_fact_row.html" if request.htmx else "memory/fact_page.html"
         return render(request, template, context, status=422)
-    response = fact_row(request, fact, can_configure=True, refocus="pin")
+    response = with_notices(request, fact_row(request, fact, can_configure=True, refocus="pin"))
     return trigger_client_event(fact_changed(response, None), PINS_CHANGED, after="settle")
 
 
@@ -221,7 +247,9 @@ def fact_edit(request: HtmxHttpRequest, guild_id: str, number: int) -> HttpRespo
     fact = fact_or_404(server, number)
     form = FactEditForm(initial={"key": fact.key, "content": fact.content, "confidence": fact.confidence,
                                  "importance": fact.importance, "kind": fact.kind, "version": fact.version})
-    return render(request, "memory/_fact_edit_row.html", {"fact": fact, "form": form, "conflict": None})
+    # The length hint is there at once, not only after the first keystroke.
+    return render(request, "memory/_fact_edit_row.html",
+                  {"fact": fact, "form": form, "conflict": None, "hint": content_hint(fact.content)})
 
 
 @panel_login_required
@@ -234,6 +262,8 @@ def fact_delete_view(request: HtmxHttpRequest, guild_id: str, number: int) -> Ht
         template = "memory/_fact_delete_confirm.html" if request.htmx else "memory/fact_delete_page.html"
         return render(request, template, {"fact": fact})
     fact_delete(fact=fact, actor=request.user)
+    # No Undo: a delete removes the fact and its history for good (the confirmation says so).
+    notice_add(request, _("Fact #%(number)s deleted for good.") % {"number": fact.number})
     if not request.htmx:
         return redirect(f"{reverse('memory:page')}?server={server.guild_id}")
-    return facts_changed(HttpResponse(""), fact)
+    return with_notices(request, facts_changed(HttpResponse(""), fact))

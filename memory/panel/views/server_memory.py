@@ -38,6 +38,7 @@ from teams.selectors import audit_entries_page
 from ..context_preview import context_preview
 from ..dry_run import clean_sample_message, ranked_slot_changes, type_cards
 from ..forms import ContextTryForm, SummaryForm, WipeChoiceForm, WipeForm
+from ..notices import Undo, notice_add
 
 AUDIT_PAGE_SIZE = 50
 SUMMARY_HISTORY_PAGE_SIZE = 20
@@ -122,10 +123,14 @@ def memory_type_view(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
     else:
         server = server_for_configurer(request.user, guild_id)
         error = ""
+        before = ai_settings_for_server(server).memory_type
         try:
-            memory_type_set(server=server, actor=request.user, memory_type=request.POST.get("memory_type", ""))
+            chosen = memory_type_set(server=server, actor=request.user,
+                                     memory_type=request.POST.get("memory_type", "")).memory_type
         except ValidationError as refused:
             error = " ".join(refused.messages)
+        else:
+            _memory_type_noticed(request, server, before, chosen)
         if not error and request.htmx:
             # The type decides more of the page than its own block (the embedding progress, the consolidation
             # block): the memory page is drawn again in place, scrolled back to the type; from the comparison
@@ -147,6 +152,13 @@ def memory_type_view(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
     }
     template = "memory/_memory_type.html" if request.htmx else "memory/memory_type_page.html"
     return render(request, template, context, status=422 if error else 200)
+
+
+def _memory_type_noticed(request: HtmxHttpRequest, server: Server, before: str, chosen: str) -> None:
+    """Say which type the server has now; Undo chooses the one it had (switching moves no fact, so that is all)."""
+    url = reverse("memory:memory-type", args=[server.guild_id])
+    undo = Undo(url=url, fields={"memory_type": before}, target="#memory-type") if before != chosen else None
+    notice_add(request, _("Memory type is now %(type)s.") % {"type": profile_for(chosen).label}, undo)
 
 
 @panel_login_required
@@ -185,8 +197,9 @@ def restore_all(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
     server = server_for_configurer(request.user, guild_id)
     if request.method == "POST":
         restored = facts_restore_all(server=server, actor=request.user)
-        messages.success(request, ngettext("Restored %(count)s retracted fact.", "Restored %(count)s retracted facts.",
-                                           restored) % {"count": restored})
+        # No Undo: which facts were retracted, and why, is in each fact's history, not in one step to take back.
+        notice_add(request, ngettext("Restored %(count)s retracted fact.", "Restored %(count)s retracted facts.",
+                                     restored) % {"count": restored})
         return redirect(_memory_url(server.guild_id))
     retracted = Fact.objects.filter(server=server, retracted_at__isnull=False).count()
     return render(request, "memory/restore_all_page.html", {"server": server, "retracted": retracted})

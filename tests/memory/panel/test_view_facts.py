@@ -103,6 +103,15 @@ def test_the_edit_form_holds_the_stored_values_and_version(owner, server):
     assert re.search(r'<input type="hidden" name="version" value="1"', page)
 
 
+def test_the_edit_form_says_the_length_at_once(owner, server):
+    fact = make_fact(server, content="This server is about retro gaming.")
+    page = logged_in_client(owner).get(reverse("memory:fact-edit", args=[server.guild_id, fact.number]),
+                                       headers=HTMX).content.decode()
+    hint = page[page.index('class="content-hint"'):]
+    assert "34 / 1,000 characters" in hint[:hint.index("</div>")]
+    assert "data-autosize" in page and "data-cancel" in page  # app.js sizes the box; Esc presses Cancel
+
+
 def test_editing_saves_and_bumps_the_version(owner, server):
     fact = make_fact(server, content="This server is about retro gaming.")
     response = logged_in_client(owner).post(
@@ -156,6 +165,7 @@ def test_an_invalid_edit_answers_422_and_changes_nothing(owner, server):
     )
     assert response.status_code == 422
     assert "keep it to 1–1000 characters" in field_error(response.content.decode(), "content")
+    assert "1,001 / 1,000 characters — too long, shorten it" in response.content.decode()
     assert Fact.objects.get(pk=fact.pk).version == 1
 
 
@@ -242,7 +252,9 @@ def test_confirming_the_delete_removes_the_fact(owner, server):
     response = logged_in_client(owner).post(reverse("memory:fact-delete", args=[server.guild_id, fact.number]),
                                             headers=HTMX)
     assert response.status_code == 200
-    assert response.content == b""
+    # Nothing takes the row's place; the only element is the status region, swapped in out of band.
+    only_status = r'\s*<div id="page-messages"[^>]*hx-swap-oob="innerHTML">.*</div>\s*'
+    assert re.fullmatch(only_status, response.content.decode(), flags=re.S)
     assert "facts-changed" in response["HX-Trigger-After-Settle"]
     assert not Fact.objects.filter(pk=fact.pk).exists()
     assert AuditEntry.objects.filter(server=server, action="fact.delete", target_ids=[fact.number]).count() == 1
