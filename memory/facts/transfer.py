@@ -22,6 +22,7 @@ from memory.models import Fact, FactCounter, Summary
 from teams.models import Server
 from teams.services import audit_record
 
+from .selectors import server_has_memory
 from .transfer_lines import (DATES, FACT_FIELDS, FACT_KIND_FIELD, FORMAT, SUMMARY_FIELDS, ImportPlan, ImportRefused,
                              plan_from_lines)
 
@@ -60,13 +61,9 @@ def export_download(*, server: Server, actor: AbstractBaseUser) -> Iterator[str]
     return export_lines(server)
 
 
-def _has_memory(server: Server) -> bool:
-    return Fact.objects.filter(server=server).exists() or Summary.objects.filter(server=server).exists()
-
-
 def import_check(server: Server, lines: Iterable[str | bytes]) -> ImportPlan:
     """What an import of these lines would bring, or every reason it would be refused; writes nothing."""
-    return plan_from_lines(server, lines, has_memory=_has_memory(server), keep_rows=False)
+    return plan_from_lines(server, lines, has_memory=server_has_memory(server), keep_rows=False)
 
 
 @transaction.atomic
@@ -76,7 +73,7 @@ def import_lines(server: Server, lines: Iterable[str | bytes], actor: AbstractBa
     # The counter row first: a fact written meanwhile (the bot's remember) waits for the import and then gets
     # a number after the imported ones, instead of taking one of them.
     counter, _ = FactCounter.objects.select_for_update().get_or_create(server=server, defaults={"last_number": 0})
-    plan = plan_from_lines(server, lines, has_memory=_has_memory(server), keep_rows=True)
+    plan = plan_from_lines(server, lines, has_memory=server_has_memory(server), keep_rows=True)
     if plan.errors:
         raise ImportRefused(plan.error_sentences())
     Summary.objects.bulk_create(plan.summaries)
