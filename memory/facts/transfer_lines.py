@@ -125,8 +125,8 @@ def _row(raw: str | bytes) -> dict:
         row = json.loads(raw.lstrip("\ufeff"), object_pairs_hook=_object_without_repeats,
                          parse_constant=_refuse_constant)
     except json.JSONDecodeError as error:
-        raise _Bad(_("the line is not JSON (%(reason)s at character %(column)s).")
-                   % {"reason": error.msg, "column": error.colno}) from None
+        raise _Bad(_("the line is not JSON (it goes wrong at character %(column)s).") % {"column": error.colno}) \
+            from None
     if not isinstance(row, dict):
         raise _Bad(_("the line is not a JSON object ({…})."))
     return row

@@ -60,8 +60,9 @@ def import_view(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
             return _result(request, server, form, errors=refused.messages, status=422)
         imported = ngettext("Imported %(facts)s fact into %(server)s.", "Imported %(facts)s facts into %(server)s.",
                             counts["facts"]) % {"facts": counts["facts"], "server": server.name}
-        summaries = _("Summary wordings imported: %(summaries)s.") % {"summaries": counts["summaries"]}
-        messages.success(request, f"{imported} {summaries}")
+        if counts["summaries"]:
+            imported += " " + _("Summary wordings imported: %(summaries)s.") % {"summaries": counts["summaries"]}
+        messages.success(request, imported)
         memory_url = f"{reverse('memory:page')}?server={server.guild_id}"
         return HttpResponseClientRedirect(memory_url) if request.htmx else redirect(memory_url)
     plan = import_check(server, upload)
