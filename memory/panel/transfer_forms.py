@@ -30,7 +30,7 @@ class ImportForm(forms.Form):
                            error_messages={"required": _("Choose the export file to import."),
                                            "empty": _("The file is empty: choose a memory export."),
                                            "invalid": _("Choose the export file to import.")})
-    confirm = forms.CharField(required=False, max_length=64)
+    confirm = forms.CharField(required=False)  # any other value than the fingerprint: checked again, not imported
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
