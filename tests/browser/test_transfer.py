@@ -87,10 +87,23 @@ def test_a_bad_file_names_its_lines_and_imports_nothing(live_server, empty_serve
     log_in(page, live_server, "owner")
     page.goto(f"{live_server.url}/servers/{EMPTY}/transfer/")
     page.set_input_files("#id_file", str(bad))
+    held = []  # the check's request held back, so that what the page shows while it runs can be seen
+    page.route("**/transfer/import", lambda route: held.append(route))
+    expect(page.locator("#import-progress")).to_be_hidden()
     page.get_by_role("button", name="Check file").click()
+    expect(page.locator("#import-progress")).to_be_visible()
+    expect(page.get_by_role("button", name="Check file")).to_be_disabled()
+    screenshot(page, "transfer-checking-1280")
+    held[0].continue_()
+    page.unroute("**/transfer/import")
     errors = page.locator(".import-errors")
     expect(errors).to_contain_text('Line 3: valid_from "soon" is not a date and time')
     expect(errors).to_contain_text("Line 4: the line is not JSON")
     expect(page.get_by_role("button", name="Import 1 fact")).to_have_count(0)
+    expect(page.locator("#import-progress")).to_be_hidden()
     assert not Fact.objects.filter(server__guild_id=EMPTY).exists()
     screenshot(page, "transfer-bad-file-1280")
+    other = tmp_path / "another.jsonl"
+    other.write_text(bad.read_text(encoding="utf-8"), encoding="utf-8")
+    page.set_input_files("#id_file", str(other))  # another file chosen: the old check's answer goes
+    expect(errors).to_have_count(0)
