@@ -127,6 +127,10 @@ def _row(raw: str | bytes) -> dict:
     except json.JSONDecodeError as error:
         raise _Bad(_("the line is not JSON (it goes wrong at character %(column)s).") % {"column": error.colno}) \
             from None
+    except (RecursionError, ValueError):
+        # Lists nested thousands deep, or a number of more digits than Python converts (4,300): JSON, but no export.
+        raise _Bad(_("the line is not a memory export's line (nested too deeply, or a number far too long).")) \
+            from None
     if not isinstance(row, dict):
         raise _Bad(_("the line is not a JSON object ({…})."))
     return row
@@ -135,13 +139,16 @@ def _row(raw: str | bytes) -> dict:
 def _date(name: str, value) -> datetime:
     try:
         moment = datetime.fromisoformat(value) if isinstance(value, str) else None
-    except ValueError:
+        # A time without an offset, as a hand-written line may give it, is read as UTC; stored as UTC, year 1 at
+        # +05:00 would fall before the first year a date may have.
+        moment = moment and (moment if moment.tzinfo else moment.replace(tzinfo=dt_timezone.utc)) \
+            .astimezone(dt_timezone.utc)
+    except (ValueError, OverflowError):
         moment = None
     if moment is None:
         raise _Bad(_("%(field)s %(value)s is not a date and time (write it as 2025-05-03T18:00:00+00:00).")
                    % {"field": name, "value": _shown(value)})
-    # A time without an offset, as a hand-written line may give it, is read as UTC.
-    return moment if moment.tzinfo else moment.replace(tzinfo=dt_timezone.utc)
+    return moment
 
 
 def _checked(name: str, value):
@@ -188,7 +195,8 @@ def _checked(name: str, value):
         # fail it as an encoding error instead of a sentence.
         if stored != value:
             raise _Bad(_("the key %(value)s is not written as keys are stored (lower case, “_” for spaces, no "
-                         "punctuation but “_”, “.” and “-”, at most 64 characters).") % {"value": _shown(value)})
+                         "punctuation but “_”, “.” and “-”, at most 64 characters).")
+                       % {"value": _shown(value)})
         return value
     if not isinstance(value, str) or not _storable(value):
         raise _Bad(_("%(field)s must be text (without NUL characters), not %(value)s.")

@@ -68,7 +68,8 @@ def test_a_server_fact_with_member_id_null_is_imported_as_a_server_fact(empty, o
     ({**SERVER_FACT, "key": "Äpfel"}, "Line 2: the key \"Äpfel\" is not written as keys are stored"),
     ({**SERVER_FACT, "content": ""}, "Line 2: the content is 0 characters long; it must be 1–"),
     ({**SERVER_FACT, "content": "nul\u0000"}, "Line 2: content must be text (without NUL characters)"),
-    ({**SERVER_FACT, "member_id": "200000000000000011"}, "Line 2: a server fact (scope “server”) is about no member"),
+    ({**SERVER_FACT, "member_id": "200000000000000011"},
+     "Line 2: a server fact (scope “server”) is about no member"),
     ({**MEMBER_FACT, "member_id": None}, "Line 2: a member fact (scope “member”) needs the member's Discord id"),
     ({**MEMBER_FACT, "member_id": "Paul"}, "Line 2: member_id \"Paul\" is not a Discord id"),
     ({**SERVER_FACT, "scope": "guild"}, "Line 2: scope must be one of server, member, not \"guild\"."),
@@ -79,6 +80,9 @@ def test_a_server_fact_with_member_id_null_is_imported_as_a_server_fact(empty, o
      "Line 2: superseded_by names fact #7, which is not in the file."),
     ({**SERVER_FACT, "audience": "channel"}, "Line 2: a fact with the channel audience needs its channel's id"),
     ({"kind": "fact", "number": 1, "content": "No key."}, "Line 2: a fact line needs “key”."),
+    ({**SERVER_FACT, "valid_from": "0001-01-01T00:00:00+05:00"}, "Line 2: valid_from \"0001-01-01T00:00:00+05:00\" is"),
+    ("[" * 100_000 + "]" * 100_000, "Line 2: the line is not a memory export's line (nested too deeply"),
+    ('{"kind": "fact", "number": ' + "9" * 5000 + "}", "Line 2: the line is not a memory export's line"),
     ({"kind": "summary", "content": "x", "author": "me"}, "Line 2: unknown field “author” on a summary line."),
 ])
 def test_a_bad_line_is_refused_with_a_sentence_naming_it_and_nothing_is_imported(empty, row, sentence):
