@@ -266,17 +266,23 @@ def _read_header(plan: ImportPlan, row: dict) -> None:
         plan.exported_at = None  # only shown: an unreadable date of export is left out, not refused
 
 
+@dataclass
+class _Reading:
+    """What the lines read so far say about the ones to come."""
+
+    fact_lines: dict[int, int] = field(default_factory=dict)  # number → the line that holds it
+    replacements: list[tuple[int, int, int]] = field(default_factory=list)  # (line, number, the one replacing it)
+    current_summary_line: int = 0
+
+
 def plan_from_lines(server: Server, lines: Iterable[str | bytes], *, has_memory: bool, keep_rows: bool) -> ImportPlan:
     """Read every line; the plan's errors say why the import is refused (nothing is ever written here)."""
-    plan = ImportPlan()
+    plan, reading = ImportPlan(), _Reading()
     if has_memory:
         plan.errors.append((0, _("This server already has memory; import only into a server without facts or "
                                  "summary (wipe it first).")))
         return plan
     header_seen = False
-    fact_lines: dict[int, int] = {}  # number → the line that holds it
-    replacements: list[tuple[int, int, int]] = []  # (line, number, the number replacing it)
-    current_summary_line = 0
     for line, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
@@ -285,36 +291,19 @@ def plan_from_lines(server: Server, lines: Iterable[str | bytes], *, has_memory:
             row = _row(raw)
             if is_header:
                 _read_header(plan, row)
-                continue
-            kind = row.get("kind")
-            if kind == "summary":
-                summary = _summary(server, row)
-                if summary.retracted_at is None and current_summary_line:
-                    raise _Bad(_("a second summary in force (line %(first)s is one): only one may be; give the "
-                                 "others retracted_at.") % {"first": current_summary_line})
-                current_summary_line = current_summary_line or (line if summary.retracted_at is None else 0)
-                plan.summaries_count += 1
-                if keep_rows:
-                    plan.summaries.append(summary)
-            elif kind == "fact":
-                fact, replaced_by = _fact(server, row)
-                if fact.number in fact_lines:
-                    raise _Bad(_("the file holds fact #%(number)s more than once (first on line %(first)s).")
-                               % {"number": fact.number, "first": fact_lines[fact.number]})
-                fact_lines[fact.number] = line
-                if replaced_by is not None:
-                    replacements.append((line, fact.number, replaced_by))
-                _count(plan, fact)
-                if keep_rows:
-                    plan.facts.append(fact)
+            elif row.get("kind") == "summary":
+                _take_summary(plan, reading, line, _summary(server, row), keep_rows=keep_rows)
+            elif row.get("kind") == "fact":
+                _take_fact(plan, reading, line, *_fact(server, row), keep_rows=keep_rows)
             else:
-                raise _Bad(_("“kind” must be \"fact\" or \"summary\", not %(value)s.") % {"value": _shown(kind)})
+                raise _Bad(_("“kind” must be \"fact\" or \"summary\", not %(value)s.")
+                           % {"value": _shown(row.get("kind"))})
         except _Bad as bad:
             plan.errors.append((line, _("Line %(line)s: %(problem)s") % {"line": line, "problem": bad}))
             if is_header:
                 return plan  # not an export we can read: its other lines would only repeat that
-    for line, number, replacement in replacements:
-        if replacement not in fact_lines:
+    for line, number, replacement in reading.replacements:
+        if replacement not in reading.fact_lines:
             plan.errors.append((line, _("Line %(line)s: superseded_by names fact #%(replacement)s, which is not in "
                                         "the file.") % {"line": line, "replacement": replacement}))
         elif keep_rows:
@@ -325,6 +314,30 @@ def plan_from_lines(server: Server, lines: Iterable[str | bytes], *, has_memory:
     elif not plan.errors and not plan.facts_count and not plan.summaries_count:
         plan.errors.append((0, _("The file holds no facts and no summary: there is nothing to import.")))
     return plan
+
+
+def _take_summary(plan: ImportPlan, reading: _Reading, line: int, summary: Summary, *, keep_rows: bool) -> None:
+    if summary.retracted_at is None:
+        if reading.current_summary_line:
+            raise _Bad(_("a second summary in force (line %(first)s is one): only one may be; give the others "
+                         "retracted_at.") % {"first": reading.current_summary_line})
+        reading.current_summary_line = line
+    plan.summaries_count += 1
+    if keep_rows:
+        plan.summaries.append(summary)
+
+
+def _take_fact(plan: ImportPlan, reading: _Reading, line: int, fact: Fact, replaced_by: int | None, *,
+               keep_rows: bool) -> None:
+    if fact.number in reading.fact_lines:
+        raise _Bad(_("the file holds fact #%(number)s more than once (first on line %(first)s).")
+                   % {"number": fact.number, "first": reading.fact_lines[fact.number]})
+    reading.fact_lines[fact.number] = line
+    if replaced_by is not None:
+        reading.replacements.append((line, fact.number, replaced_by))
+    _count(plan, fact)
+    if keep_rows:
+        plan.facts.append(fact)
 
 
 def _count(plan: ImportPlan, fact: Fact) -> None:
