@@ -24,7 +24,9 @@ from teams.services import audit_record
 
 from .selectors import server_has_memory
 from .transfer_lines import (DATES, FACT_FIELDS, FACT_KIND_FIELD, FORMAT, SUMMARY_FIELDS, ImportPlan, ImportRefused,
-                             plan_from_lines)
+                             plan_from_lines, rows_to_write)
+
+_BATCH = 2000  # facts written per INSERT
 
 __all__ = ["FORMAT", "ImportPlan", "ImportRefused", "export_download", "export_lines", "import_check", "import_lines"]
 
@@ -63,7 +65,7 @@ def export_download(*, server: Server, actor: AbstractBaseUser) -> Iterator[str]
 
 def import_check(server: Server, lines: Iterable[str | bytes]) -> ImportPlan:
     """What an import of these lines would bring, or every reason it would be refused; writes nothing."""
-    return plan_from_lines(server, lines, has_memory=server_has_memory(server), keep_rows=False)
+    return plan_from_lines(server, lines, has_memory=server_has_memory(server))
 
 
 @transaction.atomic
@@ -73,11 +75,18 @@ def import_lines(server: Server, lines: Iterable[str | bytes], actor: AbstractBa
     # The counter row first: a fact written meanwhile (the bot's remember) waits for the import and then gets
     # a number after the imported ones, instead of taking one of them.
     counter, _ = FactCounter.objects.select_for_update().get_or_create(server=server, defaults={"last_number": 0})
-    plan = plan_from_lines(server, lines, has_memory=server_has_memory(server), keep_rows=True)
+    lines = list(lines)  # read twice: checked, then written (an open file or a generator is read once)
+    plan = plan_from_lines(server, lines, has_memory=server_has_memory(server))
     if plan.errors:
         raise ImportRefused(plan.error_sentences())
-    Summary.objects.bulk_create(plan.summaries)
-    Fact.objects.bulk_create(plan.facts, batch_size=2000)
+    summaries, facts = [], []
+    for row in rows_to_write(server, lines):
+        (summaries if isinstance(row, Summary) else facts).append(row)
+        if len(facts) == _BATCH:
+            Fact.objects.bulk_create(facts)
+            facts = []
+    Fact.objects.bulk_create(facts)
+    Summary.objects.bulk_create(summaries)
     by_number = dict(Fact.objects.filter(server=server).values_list("number", "pk"))
     with connection.cursor() as cursor:
         for number, replacement in plan.replaced_by.items():
@@ -87,8 +96,7 @@ def import_lines(server: Server, lines: Iterable[str | bytes], actor: AbstractBa
     counter.last_number = max(counter.last_number, plan.highest_number)
     counter.save(update_fields=["last_number"])
     catchup_if_embedding(server)  # the imported facts get their vectors like any fact without one
-    facts, summaries = len(plan.facts), len(plan.summaries)
-    audit_record(actor=actor, server=server, action="memory.import", count=facts,
-                 result=f"{facts} facts and {summaries} summaries imported",
+    audit_record(actor=actor, server=server, action="memory.import", count=plan.facts_count,
+                 result=f"{plan.facts_count} facts and {plan.summaries_count} summaries imported",
                  actor_label="" if actor else "import")
-    return {"facts": facts, "summaries": summaries}
+    return {"facts": plan.facts_count, "summaries": plan.summaries_count}

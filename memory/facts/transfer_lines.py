@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone as dt_timezone
 
@@ -43,6 +43,10 @@ _UNIT_NUMBERS = {"confidence", "importance"}
 _CHOICES = {"scope": Scope.values, "author_kind": AuthorKind.values, "audience": Audience.values,
             FACT_KIND_FIELD: Kind.values}
 _TEXTS = {"content", "retraction_reason"}
+# What a fact line left out means: the model's defaults, but for confidence. A line that does not say how sure it
+# is (written by hand or by another tool) is trusted less than an export, which always says.
+_FACT_DEFAULTS = {"scope": Scope.SERVER, "member_id": "", "retracted_at": None, "audience": Audience.SERVER,
+                  "source_channel_id": "", "source_thread_id": "", "confidence": CONFIDENCE_IMPORTED}
 _INT_MAX = 2_147_483_647  # PositiveIntegerField's column is a PostgreSQL integer
 ERRORS_LISTED = 20  # a file wrong on every line would otherwise answer with a million sentences
 
@@ -57,7 +61,8 @@ class _Bad(Exception):
 
 @dataclass
 class ImportPlan:
-    """What the lines hold: counts always, the rows themselves only when asked to keep them (the import step)."""
+    """What the lines hold: their counts, the replacements to link and every error (the rows themselves are built
+    by rows_to_write, once every line is known to be right)."""
 
     source_name: str = ""
     source_guild_id: str = ""
@@ -67,8 +72,6 @@ class ImportPlan:
     summaries_count: int = 0
     members: set[str] = field(default_factory=set)
     highest_number: int = 0
-    facts: list[Fact] = field(default_factory=list)
-    summaries: list[Summary] = field(default_factory=list)
     replaced_by: dict[int, int] = field(default_factory=dict)
     errors: list[tuple[int, str]] = field(default_factory=list)  # (line, sentence); line 0: the whole file
 
@@ -104,11 +107,12 @@ def _storable(text: str) -> bool:
 
 
 def _object_without_repeats(pairs: list[tuple[str, object]]) -> dict:
-    names = [name for name, _value in pairs]
-    for name in names:
-        if names.count(name) > 1:
-            raise _Bad(_("the field “%(field)s” is given twice.") % {"field": name})
-    return dict(pairs)
+    row = dict(pairs)
+    if len(row) < len(pairs):
+        seen: set[str] = set()
+        twice = next(name for name, _value in pairs if name in seen or seen.add(name))
+        raise _Bad(_("the field “%(field)s” is given twice.") % {"field": twice})
+    return row
 
 
 def _refuse_constant(name: str):
@@ -213,34 +217,33 @@ def _values(row: dict, fields: tuple[str, ...], kind: str) -> dict:
             if name != "kind" and (value is not None or name in _NULL_MEANS_SOMETHING)}
 
 
-def _fact(server: Server, row: dict) -> tuple[Fact, int | None]:
+def _fact(row: dict) -> tuple[dict, int | None]:
+    """A fact line's values as Fact takes them (the checks read a dict: building a model instance costs more than
+    the checks, and the check step keeps no rows), and the number of the fact that replaced it."""
     for required in ("number", "key", "content"):
         if row.get(required) is None:
             raise _Bad(_("a fact line needs “%(field)s”.") % {"field": required})
-    values = _values(row, FILE_FACT_FIELDS, "fact")
+    values = {**_FACT_DEFAULTS, **_values(row, FILE_FACT_FIELDS, "fact")}
     replaced_by = values.pop("superseded_by", None)
     if FACT_KIND_FIELD in values:
         values["kind"] = values.pop(FACT_KIND_FIELD)
-    # A line that does not say how sure it is (written by hand or by another tool) is trusted less than an
-    # export, which always says.
-    fact = Fact(server=server, **{"confidence": CONFIDENCE_IMPORTED, **values})
-    if not 1 <= len(fact.content) <= CONTENT_MAX_LENGTH:
+    if not 1 <= len(values["content"]) <= CONTENT_MAX_LENGTH:
         raise _Bad(_("the content is %(length)s characters long; it must be 1–%(limit)s.")
-                   % {"length": len(fact.content), "limit": CONTENT_MAX_LENGTH})
-    if fact.scope == Scope.MEMBER and not fact.member_id:
+                   % {"length": len(values["content"]), "limit": CONTENT_MAX_LENGTH})
+    if values["scope"] == Scope.MEMBER and not values["member_id"]:
         raise _Bad(_("a member fact (scope “member”) needs the member's Discord id in member_id."))
-    if fact.scope == Scope.SERVER and fact.member_id:
+    if values["scope"] == Scope.SERVER and values["member_id"]:
         raise _Bad(_("a server fact (scope “server”) is about no member: leave member_id out or null, or say "
                      "scope “member”."))
-    if replaced_by is not None and fact.retracted_at is None:
+    if replaced_by is not None and values["retracted_at"] is None:
         raise _Bad(_("superseded_by is set but retracted_at is not: only a retracted fact is replaced."))
-    if replaced_by == fact.number:
-        raise _Bad(_("fact #%(number)s cannot be replaced by itself.") % {"number": fact.number})
-    if fact.audience == Audience.CHANNEL and not fact.source_channel_id:
+    if replaced_by == values["number"]:
+        raise _Bad(_("fact #%(number)s cannot be replaced by itself.") % {"number": values["number"]})
+    if values["audience"] == Audience.CHANNEL and not values["source_channel_id"]:
         raise _Bad(_("a fact with the channel audience needs its channel's id in source_channel_id."))
-    if fact.source_thread_id and not fact.source_channel_id:
+    if values["source_thread_id"] and not values["source_channel_id"]:
         raise _Bad(_("source_thread_id needs the thread's channel in source_channel_id."))
-    return fact, replaced_by
+    return values, replaced_by
 
 
 def _summary(server: Server, row: dict) -> Summary:
@@ -275,7 +278,7 @@ class _Reading:
     current_summary_line: int = 0
 
 
-def plan_from_lines(server: Server, lines: Iterable[str | bytes], *, has_memory: bool, keep_rows: bool) -> ImportPlan:
+def plan_from_lines(server: Server, lines: Iterable[str | bytes], *, has_memory: bool) -> ImportPlan:
     """Read every line; the plan's errors say why the import is refused (nothing is ever written here)."""
     plan, reading = ImportPlan(), _Reading()
     if has_memory:
@@ -292,9 +295,9 @@ def plan_from_lines(server: Server, lines: Iterable[str | bytes], *, has_memory:
             if is_header:
                 _read_header(plan, row)
             elif row.get("kind") == "summary":
-                _take_summary(plan, reading, line, _summary(server, row), keep_rows=keep_rows)
+                _take_summary(plan, reading, line, _summary(server, row))
             elif row.get("kind") == "fact":
-                _take_fact(plan, reading, line, *_fact(server, row), keep_rows=keep_rows)
+                _take_fact(plan, reading, line, *_fact(row))
             else:
                 raise _Bad(_("“kind” must be \"fact\" or \"summary\", not %(value)s.")
                            % {"value": _shown(row.get("kind"))})
@@ -306,7 +309,7 @@ def plan_from_lines(server: Server, lines: Iterable[str | bytes], *, has_memory:
         if replacement not in reading.fact_lines:
             plan.errors.append((line, _("Line %(line)s: superseded_by names fact #%(replacement)s, which is not in "
                                         "the file.") % {"line": line, "replacement": replacement}))
-        elif keep_rows:
+        else:
             plan.replaced_by[number] = replacement
     if not header_seen:
         plan.errors.append((0, _("The file is empty: a Lorekeeper memory export starts with a line saying "
@@ -316,35 +319,44 @@ def plan_from_lines(server: Server, lines: Iterable[str | bytes], *, has_memory:
     return plan
 
 
-def _take_summary(plan: ImportPlan, reading: _Reading, line: int, summary: Summary, *, keep_rows: bool) -> None:
+def _take_summary(plan: ImportPlan, reading: _Reading, line: int, summary: Summary) -> None:
     if summary.retracted_at is None:
         if reading.current_summary_line:
             raise _Bad(_("a second summary in force (line %(first)s is one): only one may be; give the others "
                          "retracted_at.") % {"first": reading.current_summary_line})
         reading.current_summary_line = line
     plan.summaries_count += 1
-    if keep_rows:
-        plan.summaries.append(summary)
 
 
-def _take_fact(plan: ImportPlan, reading: _Reading, line: int, fact: Fact, replaced_by: int | None, *,
-               keep_rows: bool) -> None:
-    if fact.number in reading.fact_lines:
+def _take_fact(plan: ImportPlan, reading: _Reading, line: int, values: dict, replaced_by: int | None) -> None:
+    number = values["number"]
+    if number in reading.fact_lines:
         raise _Bad(_("the file holds fact #%(number)s more than once (first on line %(first)s).")
-                   % {"number": fact.number, "first": reading.fact_lines[fact.number]})
-    reading.fact_lines[fact.number] = line
+                   % {"number": number, "first": reading.fact_lines[number]})
+    reading.fact_lines[number] = line
     if replaced_by is not None:
-        reading.replacements.append((line, fact.number, replaced_by))
-    _count(plan, fact)
-    if keep_rows:
-        plan.facts.append(fact)
-
-
-def _count(plan: ImportPlan, fact: Fact) -> None:
-    if fact.retracted_at is None:
+        reading.replacements.append((line, number, replaced_by))
+    if values["retracted_at"] is None:
         plan.facts_in_force += 1
     else:
         plan.facts_retracted += 1
-    if fact.member_id:
-        plan.members.add(fact.member_id)
-    plan.highest_number = max(plan.highest_number, fact.number)
+    if values["member_id"]:
+        plan.members.add(values["member_id"])
+    plan.highest_number = max(plan.highest_number, number)
+
+
+def rows_to_write(server: Server, lines: Iterable[str | bytes]) -> Iterator[Fact | Summary]:
+    """The rows of lines plan_from_lines found no fault in, one at a time: a batch can be written and let go
+    (holding 100,000 model instances at once cost the garbage collector as much again as building them)."""
+    header_seen = False
+    for raw in lines:
+        if not raw.strip():
+            continue
+        if not header_seen:
+            header_seen = True
+            continue
+        row = _row(raw)
+        if row["kind"] == "summary":
+            yield _summary(server, row)
+        else:
+            yield Fact(server=server, **_fact(row)[0])
