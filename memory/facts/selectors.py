@@ -82,6 +82,11 @@ def server_wipe_counts(server: Server) -> WipeCounts:
                       exchanges=Exchange.objects.filter(server=server).count())
 
 
+def server_has_memory(server: Server) -> bool:
+    """Whether the server holds any fact or summary wording: an import fills only a server that holds none."""
+    return Fact.objects.filter(server=server).exists() or Summary.objects.filter(server=server).exists()
+
+
 def member_wipe_counts(server: Server, member_id: str) -> WipeCounts:
     """The facts about the member or learned from them and the member's own exchanges: what member_wipe deletes."""
     return WipeCounts(facts=facts_concerning_member(server, member_id).count(),

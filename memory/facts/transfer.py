@@ -1,42 +1,42 @@
 """Export and import of one server's memory as JSON lines: every fact (in force and retracted, with
-its validity window, reason and what replaced it) and every summary wording.
+its validity window, reason, what replaced it and who may see it) and every summary wording.
 
 Line 1 describes the export; then one line per summary and one per fact. Facts keep their numbers, so
 [#12] is still #12 after an import, and "replaced by" links are written as numbers. Authors are kept
 as kinds ("staff" / "bot") and member ids; staff accounts are not carried over (the importing server's
-users may differ).
+users may differ). An import checks every line before it writes anything (memory/facts/transfer_lines.py):
+the command, the panel's check step and its import step all answer a bad line with a sentence naming it.
 """
 
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Iterable, Iterator
-from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils import timezone
 
 from memory.indexing.catchup import catchup_if_embedding
 from memory.models import Fact, FactCounter, Summary
-from memory.text.limits import validate_key
-
-from .confidence import CONFIDENCE_IMPORTED
 from teams.models import Server
 from teams.services import audit_record
 
-FORMAT = "lorekeeper-memory/1"
-FACT_FIELDS = ("number", "scope", "member_id", "key", "content", "confidence", "importance", "author_kind",
-               "learned_from_member_id", "created_at", "changed_at", "valid_from", "retracted_at", "retraction_reason",
-               "version")
-SUMMARY_FIELDS = ("content", "author_kind", "created_at", "retracted_at")
-_DATES = {"created_at", "changed_at", "valid_from", "retracted_at"}
+from .selectors import server_has_memory
+from .transfer_lines import (DATES, FACT_FIELDS, FACT_KIND_FIELD, FORMAT, SUMMARY_FIELDS, ImportPlan, ImportRefused,
+                             plan_from_lines, rows_to_write)
+
+_BATCH = 2000  # facts written per INSERT
+
+__all__ = ["FORMAT", "ImportPlan", "ImportRefused", "export_download", "export_lines", "import_check", "import_lines"]
 
 
 def _value(name: str, value):
-    return value.isoformat() if name in _DATES and value is not None else value
+    return value.isoformat() if name in DATES and value is not None else value
+
+
+def _file_name(name: str) -> str:
+    return FACT_KIND_FIELD if name == "kind" else name
 
 
 def export_lines(server: Server) -> Iterator[str]:
@@ -51,66 +51,52 @@ def export_lines(server: Server) -> Iterator[str]:
              .values(*FACT_FIELDS, "superseded_by_id").iterator(chunk_size=2000))
     for fact in facts:
         replaced_by = numbers.get(fact.pop("superseded_by_id"))
-        yield json.dumps({"kind": "fact", **{name: _value(name, value) for name, value in fact.items()},
+        yield json.dumps({"kind": "fact", **{_file_name(name): _value(name, value) for name, value in fact.items()},
                           "superseded_by": replaced_by}, ensure_ascii=False)
 
 
-def _parsed(row: dict, fields: Iterable[str]) -> dict:
-    values = {}
-    for name in fields:
-        value = row.get(name)
-        values[name] = datetime.fromisoformat(value) if name in _DATES and value is not None else value
-    return values
+def export_download(*, server: Server, actor: AbstractBaseUser) -> Iterator[str]:
+    """Record who downloaded the server's memory (one audit row), then hand over its lines to stream."""
+    facts = Fact.objects.filter(server=server).count()
+    audit_record(actor=actor, server=server, action="memory.export", count=facts,
+                 result=f"{facts} facts downloaded as a memory export")
+    return export_lines(server)
+
+
+def import_check(server: Server, lines: Iterable[str | bytes]) -> ImportPlan:
+    """What an import of these lines would bring, or every reason it would be refused; writes nothing."""
+    return plan_from_lines(server, lines, has_memory=server_has_memory(server))
 
 
 @transaction.atomic
-def import_lines(server: Server, lines: Iterable[str], actor: AbstractBaseUser | None = None) -> dict[str, int]:
-    """Load an export into a server that holds no facts or summaries yet; all or nothing."""
+def import_lines(server: Server, lines: Iterable[str | bytes], actor: AbstractBaseUser | None = None) -> dict[str, int]:
+    """Load an export into a server that holds no facts or summaries yet: every line is checked again first, and
+    any bad one (ImportRefused, its sentences naming the lines) leaves the server as it was."""
     # The counter row first: a fact written meanwhile (the bot's remember) waits for the import and then gets
     # a number after the imported ones, instead of taking one of them.
     counter, _ = FactCounter.objects.select_for_update().get_or_create(server=server, defaults={"last_number": 0})
-    if Fact.objects.filter(server=server).exists() or Summary.objects.filter(server=server).exists():
-        raise ValidationError("This server already has memory; import only into a server without facts or summary "
-                              "(wipe it first).")
-    rows = [json.loads(line) for line in lines if line.strip()]
-    if not rows or rows[0].get("format") != FORMAT:
-        raise ValidationError(f"This is not a Lorekeeper memory export (first line must say format {FORMAT}).")
-    facts, replaced_by, summaries = [], {}, []
-    for row in rows[1:]:
-        if row.get("kind") == "summary":
-            summaries.append(Summary(server=server, **_parsed(row, SUMMARY_FIELDS)))
-        elif row.get("kind") == "fact":
-            # A line that does not say how sure it is (written by hand or by another tool) is trusted less than
-            # an export, which always says.
-            fact = Fact(server=server, **_parsed({"confidence": CONFIDENCE_IMPORTED, **row}, FACT_FIELDS))
-            # Before full_clean: the database check cannot tell upper from lower case beyond ASCII ("Äpfel"),
-            # and a lone surrogate would fail it as an encoding error instead of a sentence.
-            if not isinstance(fact.key, str) or validate_key(fact.key) != fact.key:
-                raise ValidationError(f"Fact #{fact.number}: the key {fact.key!r} is not written as keys are stored "
-                                      "(lower case, '_' for spaces, no punctuation but '_', '.' and '-').")
-            fact.full_clean(exclude=["server", "search_vector", "superseded_by", "source_exchange", "author_user"],
-                            validate_unique=False)
-            facts.append(fact)
-            if row.get("superseded_by"):
-                replaced_by[fact.number] = row["superseded_by"]
-        else:
-            raise ValidationError(f"Unknown line kind {row.get('kind')!r}.")
-    numbers = [fact.number for fact in facts]
-    twice = sorted(number for number, seen in Counter(numbers).items() if seen > 1)[:5]
-    if twice:
-        raise ValidationError(f"The export holds fact number {', '.join(f'#{n}' for n in twice)} more than once.")
+    lines = list(lines)  # read twice: checked, then written (an open file or a generator is read once)
+    plan = plan_from_lines(server, lines, has_memory=server_has_memory(server))
+    if plan.errors:
+        raise ImportRefused(plan.error_sentences())
+    summaries, facts = [], []
+    for row in rows_to_write(server, lines):
+        (summaries if isinstance(row, Summary) else facts).append(row)
+        if len(facts) == _BATCH:
+            Fact.objects.bulk_create(facts)
+            facts = []
+    Fact.objects.bulk_create(facts)
     Summary.objects.bulk_create(summaries)
-    Fact.objects.bulk_create(facts, batch_size=2000)
     by_number = dict(Fact.objects.filter(server=server).values_list("number", "pk"))
     with connection.cursor() as cursor:
-        for number, replacement in replaced_by.items():
+        for number, replacement in plan.replaced_by.items():
             cursor.execute("UPDATE memory_fact SET superseded_by_id = %s WHERE server_id = %s AND number = %s",
-                           [by_number.get(replacement), server.pk, number])
+                           [by_number[replacement], server.pk, number])
     # Numbers are never handed out twice: a wiped server's counter stays where it was if it is higher.
-    counter.last_number = max(counter.last_number, max(numbers, default=0))
+    counter.last_number = max(counter.last_number, plan.highest_number)
     counter.save(update_fields=["last_number"])
     catchup_if_embedding(server)  # the imported facts get their vectors like any fact without one
-    audit_record(actor=actor, server=server, action="memory.import", count=len(facts),
-                 result=f"{len(facts)} facts and {len(summaries)} summaries imported",
+    audit_record(actor=actor, server=server, action="memory.import", count=plan.facts_count,
+                 result=f"{plan.facts_count} facts and {plan.summaries_count} summaries imported",
                  actor_label="" if actor else "import")
-    return {"facts": len(facts), "summaries": len(summaries)}
+    return {"facts": plan.facts_count, "summaries": plan.summaries_count}

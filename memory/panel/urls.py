@@ -3,7 +3,7 @@
 from django.urls import path
 
 from .views import (docs, exchanges, fact_history, fact_validity, facts, facts_bulk, forget_requests, learning, members,
-                    memory_page, purge, semantic, server_memory, settings_page, usage)
+                    memory_page, purge, semantic, server_memory, settings_page, transfer, usage)
 
 app_name = "memory"
 
@@ -35,6 +35,9 @@ urlpatterns = [
     path(server + "restore-all", server_memory.restore_all, name="restore-all"),
     path(server + "wipe", server_memory.wipe, name="wipe"),
     path(server + "purge", purge.purge, name="purge"),
+    path(server + "transfer/", transfer.transfer_page, name="transfer"),
+    path(server + "transfer/export", transfer.export_view, name="export"),
+    path(server + "transfer/import", transfer.import_view, name="import"),
     path(server + "forget-requests/", forget_requests.forget_request_list, name="forget-requests"),
     path(server + "forget-requests/<int:request_id>/wipe", forget_requests.forget_request_wipe_view,
          name="forget-request-wipe"),

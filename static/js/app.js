@@ -1,7 +1,8 @@
 // Lorekeeper's only script of its own: tell the user when an HTMX request fails instead of doing nothing, keep
 // the memory page's search box in step with the address when the browser goes back or forward, tick every row
 // for "Select all on this page", switch Add a fact's member id off for a server fact, size an edited fact's text
-// box to its text, let Esc cancel an edit, and send the header's language choice when it is made.
+// box to its text, let Esc cancel an edit, show an import's upload, and send the header's language choice when it
+// is made.
 (function () {
   "use strict";
   // The sentences are in the page (#htmx-error's data-message-*), in the page's language.
@@ -89,6 +90,20 @@
     } else if (target.matches("input.bulk-select") && !target.checked) {
       // One row unticked: no longer "all on this page", or the server would still take it.
       document.querySelectorAll("[data-select-all]").forEach(function (all) { all.checked = false; });
+    }
+  });
+  // Import memory: a large file takes a while to send, so its bar follows the upload (the server's check then
+  // runs under the same indicator); another file chosen after a check drops that check's Import button.
+  document.addEventListener("htmx:xhr:progress", function (event) {
+    var bar = event.target.querySelector && event.target.querySelector("progress[data-upload-progress]");
+    if (bar && event.detail.lengthComputable) {
+      bar.max = event.detail.total;
+      bar.value = event.detail.loaded;
+    }
+  });
+  document.addEventListener("change", function (event) {
+    if (event.target.matches && event.target.matches("#import-form input[type=file]")) {
+      document.getElementById("import-result").replaceChildren();
     }
   });
 })();

@@ -157,3 +157,41 @@ def test_restore_drill_pg_dump_and_pg_restore_give_the_same_row_counts(server, o
     finally:
         with connection.cursor() as cursor:
             cursor.execute(f'DROP DATABASE IF EXISTS "{restored}"')
+
+
+def test_a_hand_written_server_fact_with_member_id_null_is_imported(team, tmp_path):
+    """It used to stop with an IntegrityError traceback: the model stores "no member" as ""."""
+    copy = make_server(team, name="Copy", guild_id="100000000000000058")
+    path = tmp_path / "memory.jsonl"
+    _write_export(path, [{"number": 1, "scope": "server", "member_id": None, "key": "raid_night",
+                          "content": "Raids are on Wednesday."}])
+    out = io.StringIO()
+
+    call_command("import_memory", "--server", copy.guild_id, str(path), stdout=out)
+
+    assert out.getvalue().strip() == "Imported 1 facts and 0 summaries into Copy."
+    assert Fact.objects.get(server=copy).member_id == ""
+
+
+def test_a_bad_line_stops_the_command_with_a_sentence_naming_it_and_nothing_is_imported(team, tmp_path):
+    copy = make_server(team, name="Copy", guild_id="100000000000000059")
+    path = tmp_path / "memory.jsonl"
+    good = {"number": 1, "key": "raid_night", "content": "Raids are on Wednesday."}
+    _write_export(path, [good, {**good, "number": 2, "created_at": "last tuesday"}])
+    with path.open("ab") as stream:
+        stream.write(b'{"kind": "summary", "content": "caf\xe9"}\n')
+
+    with pytest.raises(CommandError) as refused:
+        call_command("import_memory", "--server", copy.guild_id, str(path))
+
+    assert str(refused.value).splitlines() == [
+        "Nothing was imported:",
+        "Line 3: created_at \"last tuesday\" is not a date and time (write it as 2025-05-03T18:00:00+00:00).",
+        "Line 4: the line is not UTF-8 text.",
+    ]
+    assert not Fact.objects.filter(server=copy).exists() and not Summary.objects.filter(server=copy).exists()
+
+
+def test_a_missing_file_is_a_sentence(server, tmp_path):
+    with pytest.raises(CommandError, match=r"Nothing was imported: .*nowhere\.jsonl could not be read"):
+        call_command("import_memory", "--server", server.guild_id, str(tmp_path / "nowhere.jsonl"))

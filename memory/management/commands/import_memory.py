@@ -19,8 +19,11 @@ class Command(BaseCommand):
         if found is None:
             raise CommandError(f"No server with guild id {server}; create it in admin first.")
         try:
-            with open(file, encoding="utf-8") as lines:
+            # Bytes: the import tells a line that is not UTF-8 by its number, where a text file would stop reading.
+            with open(file, "rb") as lines:
                 counts = import_lines(found, lines)
-        except (OSError, ValueError, ValidationError) as error:
-            raise CommandError(f"Nothing was imported: {error}") from None
+        except OSError as error:
+            raise CommandError(f"Nothing was imported: {file} could not be read ({error.strerror}).") from None
+        except ValidationError as refused:
+            raise CommandError("Nothing was imported:\n" + "\n".join(refused.messages)) from None
         self.stdout.write(f"Imported {counts['facts']} facts and {counts['summaries']} summaries into {found.name}.")

@@ -91,6 +91,10 @@ MATRIX: list[Route] = [
           owner_status=302),
     Route("purge", SERVER, "GET", True),
     Route("purge", SERVER, "POST", True, {"source": "channel", "channel": "111"}, owner_status=302),
+    # Export and import: the page, the download (staff-only facts too) and the import (no file chosen: told so).
+    Route("transfer", SERVER, "GET", True),
+    Route("export", SERVER, "POST", True),
+    Route("import", SERVER, "POST", True, owner_status=422),
     Route("forget-requests", SERVER, "GET", False),
     Route("forget-request-wipe", FORGET_REQUEST, "GET", True),
     Route("forget-request-wipe", FORGET_REQUEST, "POST", True, owner_status=302),
@@ -116,7 +120,7 @@ MATRIX: list[Route] = [
 # The forms of one change (each behind a button a viewer does not get), and the pages of their own kept from viewers,
 # as README names them.
 FORMS_OF_A_CHANGE = {"fact-edit", "fact-delete", "fact-retract", "fact-restore", "summary-edit", "restore-all", "wipe", "purge", "forget-request-wipe"}
-PAGES_KEPT_FROM_VIEWERS = {"playground": "Playground", "audit": "Audit log"}
+PAGES_KEPT_FROM_VIEWERS = {"playground": "Playground", "audit": "Audit log", "transfer": "Export and import"}
 README = Path(__file__).resolve().parents[3] / "README.md"
 
 READING = [route for route in MATRIX if not route.changes]
