@@ -5,7 +5,9 @@ import re
 
 import pytest
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
+
+from memory.bot.exchanges import IncomingMessage, exchange_open
 
 from teams.models import PanelLanguage
 
@@ -85,11 +87,20 @@ def test_every_page_has_the_selector_with_the_current_language_chosen(owner):
 
 
 def test_the_bot_api_answers_in_english_whatever_the_client_sends(bot_token, server):
-    response = Client().post(f"/api/v1/servers/{server.guild_id}/context", {}, content_type="application/json",
-                             HTTP_ACCEPT_LANGUAGE="nl", HTTP_AUTHORIZATION="Bearer wrong-token")
-    assert response.status_code == 401
+    """The confidence sentence is the services' own, shared with the panel, and the Dutch catalogue translates it:
+    the API still answers it in English to a bot whose HTTP library sends Accept-Language: nl."""
+    sentence = "The confidence must be a number from 0 to 1."
+    with translation.override("nl"):
+        assert translation.gettext(sentence) != sentence
+    exchange = exchange_open(server=server, message=IncomingMessage(
+        channel_id="111", author_id="222", author_name="Paul", content="hello")).exchange
+    response = Client().post(f"/api/v1/exchanges/{exchange.id}/actions",
+                             {"remember": [{"key": "k", "content": "c", "confidence": None}]},
+                             content_type="application/json", HTTP_ACCEPT_LANGUAGE="nl",
+                             HTTP_AUTHORIZATION=f"Bearer {bot_token}")
+    assert response.status_code == 400
     assert response["Content-Language"] == "en"
-    assert response.json()["error"].isascii() and response.json()["error"].endswith(".")
+    assert response.json()["error"] == f"remember[0].confidence: {sentence}"
 
 
 def test_dates_on_a_page_follow_its_language(owner, server):
