@@ -18,6 +18,7 @@ from memory.facts.services import FactAuthor, fact_create, fact_retract
 from memory.facts.summary import summary_set
 from memory.facts.versions import Actor, version_record
 from memory.models import Audience, AuthorKind, Fact, VersionChange
+from memory.text.sentence_case import in_sentence
 from teams.models import Membership, Server
 from teams.services import audit_record
 
@@ -63,7 +64,7 @@ def proposal_answer(*, proposal: Proposal, actor: AbstractBaseUser, answer: str)
     locked = Proposal.objects.select_for_update().get(pk=proposal.pk)
     if locked.status != ProposalStatus.PENDING:
         raise ValidationError(_("This proposal was already answered (%(status)s).")
-                              % {"status": locked.get_status_display().lower()})
+                              % {"status": in_sentence(locked.get_status_display())})
     pair = [locked.keeper_id, locked.other_id]
     facts = {fact.pk: fact for fact in Fact.objects.select_for_update().filter(pk__in=pair)}
     keeper, other = facts[locked.keeper_id], facts[locked.other_id]
@@ -203,7 +204,7 @@ def summary_draft_answer(*, draft: SummaryDraft, actor: AbstractBaseUser, use: b
     locked = SummaryDraft.objects.select_for_update().get(pk=draft.pk)
     if locked.status != DraftStatus.PENDING:
         raise ValidationError(_("This draft was already answered (%(status)s).")
-                              % {"status": locked.get_status_display().lower()})
+                              % {"status": in_sentence(locked.get_status_display())})
     if use:
         locked.summary = summary_set(server=locked.server, content=locked.content, author=FactAuthor.staff(actor))
     locked.status = DraftStatus.USED if use else DraftStatus.KEPT_CURRENT

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from memory.models import AISettings, EmbeddingProviderChoice, ForgetMeMode
 from memory.text.language import LANGUAGES
+from memory.text.sentence_case import in_sentence
 from teams.models import SNOWFLAKE_REGEX
 
 NUMBER, WHOLE, FLAG, CHOICE, TEXT, CHANNELS = "number", "whole", "flag", "choice", "text", "channels"
@@ -95,7 +96,7 @@ def _choice(setting: Setting, value: object) -> str | None:
     if value in setting.choices:
         return None
     return _("Choose %(choices)s or %(last)s for %(setting)s.") % {
-        "choices": ", ".join(setting.choices[:-1]), "last": setting.choices[-1], "setting": setting.label.lower()}
+        "choices": ", ".join(setting.choices[:-1]), "last": setting.choices[-1], "setting": in_sentence(setting.label)}
 
 
 def _choice_or_empty(setting: Setting, value: object) -> str | None:

@@ -17,6 +17,7 @@ from memory.configuration.selectors import channel_display_name, channel_is_publ
 from memory.indexing.vectors import queue_fact_embeddings
 from memory.models import AUDIENCE_BREADTH, Audience, AuthorKind, Exchange, Fact, FactVersion, Scope, VersionChange
 from memory.text.limits import clean_text, validate_content, validate_key, validate_unit_interval
+from memory.text.sentence_case import in_sentence
 from teams.models import Server
 from teams.services import audit_change, audit_record, audit_change_said
 
@@ -267,7 +268,7 @@ class WideningNeedsConfirmation(Exception):
 
 def _audience_label(audience: str, channel_label: str) -> str:
     with translation.override("en"):  # for the audit log, which is written once, in English
-        return channel_label if audience == Audience.CHANNEL else Audience(audience).label.lower()
+        return channel_label if audience == Audience.CHANNEL else in_sentence(Audience(audience).label)
 
 
 @transaction.atomic
@@ -390,7 +391,7 @@ def fact_version_undo(*, version: FactVersion, actor: AbstractBaseUser) -> Fact:
     Refused with VersionNoLongerApplies when the fact no longer says what the edit made it say."""
     if version.change not in UNDOABLE:
         raise ValidationError(_("A change of this kind (%(change)s) cannot be undone from the history.")
-                              % {"change": version.get_change_display().lower()})
+                              % {"change": in_sentence(version.get_change_display())})
     locked = locked_fact(version.fact)
     if snapshot(locked, version.after) != version.after:
         raise VersionNoLongerApplies(locked)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext, gettext_lazy as _, pgettext_lazy
 
 from memory.models import Audience, FactVersion, Kind, Scope, VersionChange
+from memory.text.sentence_case import in_sentence
 
 # How many versions the page shows at first, and each "Show older changes" adds: a fact said again a thousand
 # times has a thousand versions.
@@ -31,7 +32,7 @@ def _shown(name: str, value: object) -> str:
     if name == "kind" and value in Kind.values:
         return Kind(value).label
     if name == "audience" and value in Audience.values:
-        return Audience(value).label.lower()
+        return in_sentence(Audience(value).label)
     if name == "scope" and value in Scope.values:
         return gettext("the server") if value == Scope.SERVER else gettext("a member")
     if name == "pinned":

@@ -18,6 +18,7 @@ from django.utils import dateformat
 from django.utils.translation import gettext as _, ngettext
 
 from memory.models import UsagePurpose
+from memory.text.sentence_case import in_sentence
 from memory.usage.selectors import DayUsage
 
 DAYS = 90
@@ -50,7 +51,7 @@ class ChartDay:
 
     @property
     def title(self) -> str:
-        parts = ", ".join(f"{UsagePurpose(purpose).label.lower()} {tokens:,}" for purpose, tokens in self.values.items())
+        parts = ", ".join(f"{in_sentence(UsagePurpose(purpose).label)} {tokens:,}" for purpose, tokens in self.values.items())
         if self.unknown_calls:
             return ngettext("%(day)s: %(parts)s tokens; %(count)s call with unknown usage",
                             "%(day)s: %(parts)s tokens; %(count)s calls with unknown usage", self.unknown_calls) % {
