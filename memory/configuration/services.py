@@ -9,7 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone, translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from config.crypto import encrypt_secret
 from memory.indexing.catchup import catchup_if_embedding, catchup_start
@@ -174,8 +174,8 @@ def _key_said(had_key: bool, api_key: str | None) -> str:
     if api_key is None:
         return ""
     if not api_key:
-        return "removed" if had_key else ""
-    return "changed" if had_key else "set"
+        return gettext_noop("removed") if had_key else ""
+    return gettext_noop("changed") if had_key else gettext_noop("set")  # stored in English, shown translated
 
 
 @transaction.atomic

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from memory.models import AISettings, EmbeddingProviderChoice, ForgetMeMode
 from memory.text.language import LANGUAGES
+from memory.text.numbers import grouped
 from memory.text.sentence_case import in_sentence
 from teams.models import SNOWFLAKE_REGEX
 
@@ -78,7 +79,7 @@ def _budget(setting: Setting, value: object) -> str | None:
     if value is None or (not isinstance(value, bool) and isinstance(value, int) and 0 <= value <= setting.high):
         return None
     return _("%(setting)s must be a whole number of tokens up to %(high)s, or empty for no budget.") % {
-        "setting": setting.label, "high": f"{setting.high:,}"}
+        "setting": setting.label, "high": grouped(setting.high)}
 
 
 def _number(setting: Setting, value: object) -> str | None:

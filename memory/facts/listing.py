@@ -12,6 +12,8 @@ from datetime import datetime
 from django.contrib.postgres.search import SearchQuery
 from django.db import connection
 from django.db.models import Q, QuerySet
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _, ngettext
 
 from memory.models import PREFIX_CONFIG, Channel, Fact
 from memory.text.keys import normalise_key
@@ -148,15 +150,28 @@ def _estimated_rows(facts: QuerySet[Fact]) -> int:
     return int(plan[0]["Plan"]["Plan Rows"])
 
 
+def _grouped(count: int) -> str:
+    return number_format(count, force_grouping=True)  # 1,000,000 in English, 1.000.000 in Dutch and German
+
+
+def facts_label(count: int, *, about: bool = False, more_than: bool = False) -> str:
+    """"3 facts", "about 1,000,000 facts", "more than 5,000 facts", in the page's language."""
+    if about:
+        return ngettext("about %(count)s fact", "about %(count)s facts", count) % {"count": _grouped(count)}
+    if more_than:
+        return ngettext("more than %(count)s fact", "more than %(count)s facts", count) % {"count": _grouped(count)}
+    return ngettext("%(count)s fact", "%(count)s facts", count) % {"count": count}
+
+
 def _count_label(facts: QuerySet[Fact], estimate: int) -> str:
     """Exact while the planner expects a small result; above that its estimate, so no keystroke
     counts a million rows."""
     if estimate > EXACT_COUNT_LIMIT:
-        return f"about {estimate:,} facts"
+        return facts_label(estimate, about=True)
     exact = facts.order_by()[: EXACT_COUNT_LIMIT + 1].count()
     if exact > EXACT_COUNT_LIMIT:
-        return f"more than {EXACT_COUNT_LIMIT:,} facts"
-    return f"{exact} fact{'s' if exact != 1 else ''}"
+        return facts_label(EXACT_COUNT_LIMIT, more_than=True)
+    return facts_label(exact)
 
 
 def facts_in_force_counts(server_ids: list[int]) -> dict[int, str]:
@@ -182,8 +197,8 @@ def facts_in_force_counts(server_ids: list[int]) -> dict[int, str]:
             labels[server_id] = str(count)
             continue
         estimate = _estimated_rows(_filtered_facts(FactFilter((server_id,))))
-        labels[server_id] = (f"about {estimate:,}" if estimate > EXACT_COUNT_LIMIT
-                             else f"more than {EXACT_COUNT_LIMIT:,}")
+        labels[server_id] = (_("about %(count)s") % {"count": _grouped(estimate)} if estimate > EXACT_COUNT_LIMIT
+                             else _("more than %(count)s") % {"count": _grouped(EXACT_COUNT_LIMIT)})
     return labels
 
 
@@ -219,12 +234,11 @@ def _capped_count_label(facts: QuerySet[Fact], pinned: int) -> str:
     """For a common word: the planner's estimate when it expects many, else a count capped at 1,000."""
     estimate = _estimated_rows(facts)
     if estimate > WINDOW_COUNT_LIMIT:
-        return f"about {estimate + pinned:,} facts"
+        return facts_label(estimate + pinned, about=True)
     counted = facts.order_by()[:WINDOW_COUNT_LIMIT + 1].count()
     if counted > WINDOW_COUNT_LIMIT:
-        return f"more than {WINDOW_COUNT_LIMIT:,} facts"
-    total = counted + pinned
-    return f"{total} fact{'s' if total != 1 else ''}"
+        return facts_label(WINDOW_COUNT_LIMIT, more_than=True)
+    return facts_label(counted + pinned)
 
 
 def _page_cursors(rows: list[Fact], column: str, *, has_more: bool, backwards: bool,
@@ -252,13 +266,13 @@ def _few_matches_page(candidates: list[tuple[int, object]], cursor, *, descendin
 def fact_page(fact_filter: FactFilter, *, after: str = "", before: str = "", page_size: int = PAGE_SIZE) -> FactPage:
     """One page of the memory list, by keyset (no OFFSET): fast on page 1 and page 5,000 alike."""
     if not fact_filter.server_ids:
-        return FactPage(facts=[], exact_key_facts=[], next_cursor=None, previous_cursor=None, count_label="0 facts")
+        return FactPage(facts=[], exact_key_facts=[], next_cursor=None, previous_cursor=None, count_label=facts_label(0))
     related = ("server", "author_user", "superseded_by")
     if fact_filter.query.strip() and search_query_for(fact_filter.query) is None:
         # A search without a single letter or digit ("#", "🎂"): no words to match, but a key may be just that.
         pinned = [] if (after or before) else _exact_key_facts(fact_filter, related, page_size)
         return FactPage(facts=[], exact_key_facts=pinned, next_cursor=None, previous_cursor=None,
-                        count_label=f"{len(pinned)} fact{'s' if len(pinned) != 1 else ''}")
+                        count_label=facts_label(len(pinned)))
     column, descending = SORTS.get(fact_filter.sort, SORTS["changed"])
     matching = _filtered_facts(fact_filter)
     # A fact whose key is exactly what was typed is pinned on page 1 and left out of the pages.

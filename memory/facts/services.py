@@ -11,7 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone, translation
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, gettext_noop
 
 from memory.configuration.selectors import channel_display_name, channel_is_public
 from memory.indexing.vectors import queue_fact_embeddings
@@ -219,15 +219,17 @@ def fact_update(
 
 # How an edit reads in the audit log, which is never wiped: the wording and the key only as "changed", since they
 # may be about a member whose memory a wipe must leave nothing of; the fact's page (linked) keeps the words.
-_EDIT_LABELS = {"key": "Key", "content": "Wording", "confidence": "Confidence", "importance": "Importance",
-                "kind": "Kind"}
+# Stored in English (gettext_noop); the audit page shows them in the reader's language (memory_extras.stored_words).
+_EDIT_LABELS = {"key": gettext_noop("Key"), "content": gettext_noop("Wording"),
+                "confidence": gettext_noop("Confidence"), "importance": gettext_noop("Importance"),
+                "kind": gettext_noop("Kind")}
 
 
 def _edit_changes(old: dict, new: dict) -> list[dict[str, str]]:
     def shown(value: object) -> str:
-        return "unscored" if value is None else (f"{value:g}" if isinstance(value, float) else str(value))
+        return gettext_noop("unscored") if value is None else (f"{value:g}" if isinstance(value, float) else str(value))
 
-    return [audit_change_said(_EDIT_LABELS[name], "changed") if name in ("key", "content")
+    return [audit_change_said(_EDIT_LABELS[name], gettext_noop("changed")) if name in ("key", "content")
             else audit_change(_EDIT_LABELS[name], shown(old[name]), shown(new[name])) for name in new]
 
 

@@ -21,6 +21,7 @@ from memory.models import AISettings, Fact, FactEmbedding, Kind
 from memory.retrieval.audience import Reader
 from memory.retrieval.context import context_strategy, message_relevance
 from memory.retrieval.ranking import HalfLives, ScoredFact, Weights, microseconds, rank_top, scored_fact
+from memory.text.numbers import grouped
 from memory.text.people import names_differ
 from memory.types import PROFILES, Addition, ContextOrder, TypeProfile, profile_for
 from teams.models import Server
@@ -134,7 +135,7 @@ def half_lives_sentence(ai_settings: AISettings) -> str:
     parts = []
     for kind, (never, every) in KIND_HALF_LIVES.items():
         days = getattr(ai_settings, f"half_life_{kind}_days")
-        parts.append(str(never) if not days else every % {"count": days, "days": f"{days:,}"})
+        parts.append(str(never) if not days else every % {"count": days, "days": grouped(days)})
     return gettext("Recency halves by kind (AI settings, half-lives): %(parts)s; “never”: age is no reason to "
                    "forget.") % {"parts": ", ".join(parts)}
 
@@ -143,7 +144,7 @@ def _ranked_numbers(server: Server, in_force: int) -> list[str]:
     scored = Fact.objects.filter(server=server, retracted_at__isnull=True, importance__isnull=False).count()
     return [gettext("%(scored)s of %(in_force)s facts in force already have an importance score; the other "
                     "%(others)s count as middling (0.5) until the model or staff rate them.")
-            % {"scored": f"{scored:,}", "in_force": f"{in_force:,}", "others": f"{in_force - scored:,}"},
+            % {"scored": grouped(scored), "in_force": grouped(in_force), "others": grouped(in_force - scored)},
             half_lives_sentence(ai_settings_for_server(server))]
 
 
@@ -157,7 +158,7 @@ def _archive_numbers(server: Server, facts: int) -> list[str]:
     took_ms = (time.perf_counter() - started) * 1000
     return [
         gettext("%(facts)s facts in force would be searchable, %(characters)s characters of text.")
-        % {"facts": f"{facts:,}", "characters": f"{characters:,}"},
+        % {"facts": grouped(facts), "characters": grouped(characters)},
         gettext("The index already exists: a real search for “%(word)s” just took %(ms)s ms (%(found)s of the first "
                 "20 results).") % {"word": sample.split("_")[0], "ms": f"{took_ms:.1f}", "found": found},
     ]
@@ -172,7 +173,7 @@ def _retracted_earlier(retracted: int, label: str) -> str:
         "under %(type)s is deleted.",
         "%(count)s facts retracted earlier, under another type, stay retracted, not deleted: the bot does not see "
         "them, the memory page lists them in its Retracted tab, and they can be restored. Only what the bot "
-        "retracts under %(type)s is deleted.", retracted) % {"count": f"{retracted:,}", "type": label}
+        "retracts under %(type)s is deleted.", retracted) % {"count": grouped(retracted), "type": label}
 
 
 def type_cards(server: Server, current: str) -> list[TypeCard]:
@@ -193,15 +194,15 @@ def type_cards(server: Server, current: str) -> list[TypeCard]:
         elif not profile.ready:
             lines.append(gettext("Not ready yet: it cannot be chosen until its machinery is built."))
         elif profile.addition == Addition.FLAT_LIST:
-            lines.append(gettext("Moves nothing: %(count)s facts stay in force.") % {"count": f"{in_force:,}"})
+            lines.append(gettext("Moves nothing: %(count)s facts stay in force.") % {"count": grouped(in_force)})
             if retracted:
                 lines.append(gettext("%(count)s retracted facts stay hidden from the bot (and stay on this page); "
                                      "from now on a retraction by the bot deletes the fact.")
-                             % {"count": f"{retracted:,}"})
+                             % {"count": grouped(retracted)})
                 offer_restore_all = True
         elif profile.addition == Addition.RETRACTION:
             lines.append(gettext("Moves nothing: %(count)s facts keep counting as in force, with their creation "
-                                 "dates.") % {"count": f"{in_force:,}"})
+                                 "dates.") % {"count": grouped(in_force)})
             if current_profile.can_search:
                 lines.append(gettext("The bot loses its one search per reply."))
         elif profile.addition == Addition.SEARCH:

@@ -16,6 +16,7 @@ from memory.models import Fact, Member, Scope
 from memory.retrieval.audience import Reader
 from memory.retrieval.fusion import hybrid_ids, words_ranking
 from memory.retrieval.shown_facts import facts_in_order
+from memory.text.numbers import grouped
 from memory.text.time_expressions import date_span
 from memory.text.words import words as text_words
 from memory.types import profile_for
@@ -117,8 +118,8 @@ def member_facts(server: Server, member_id: str, display_name: str) -> MemberFac
     else:
         counted = (in_force.filter(Q(member_id=member_id) | Q(learned_from_member_id=member_id))
                    .order_by()[:MEMBER_COUNT_LIMIT + 1].count())
-        total = (gettext("more than %(count)s") % {"count": f"{MEMBER_COUNT_LIMIT:,}"} if counted > MEMBER_COUNT_LIMIT
-                 else f"{counted:,}")
+        total = (gettext("more than %(count)s") % {"count": grouped(MEMBER_COUNT_LIMIT)} if counted > MEMBER_COUNT_LIMIT
+                 else grouped(counted))
     facts = _rows_in_order(server, [pk for pk, _ in merged[:MEMBER_FACTS_SHOWN]])
     return MemberFacts(member_id, display_name, facts, total)
 

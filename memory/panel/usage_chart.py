@@ -15,9 +15,11 @@ from datetime import date, datetime, timedelta
 from datetime import timezone as dt_timezone
 
 from django.utils import dateformat
-from django.utils.translation import gettext as _, ngettext
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _, ngettext, pgettext
 
 from memory.models import UsagePurpose
+from memory.text.numbers import grouped
 from memory.text.sentence_case import in_sentence
 from memory.usage.selectors import DayUsage
 
@@ -51,7 +53,8 @@ class ChartDay:
 
     @property
     def title(self) -> str:
-        parts = ", ".join(f"{in_sentence(UsagePurpose(purpose).label)} {tokens:,}" for purpose, tokens in self.values.items())
+        parts = ", ".join(f"{in_sentence(UsagePurpose(purpose).label)} {grouped(tokens)}"
+                          for purpose, tokens in self.values.items())
         if self.unknown_calls:
             return ngettext("%(day)s: %(parts)s tokens; %(count)s call with unknown usage",
                             "%(day)s: %(parts)s tokens; %(count)s calls with unknown usage", self.unknown_calls) % {
@@ -149,10 +152,11 @@ def build_chart(key: str, title: str, purposes: list[str], days: list[date],
                 y = y_of(below + tokens)
                 day.segments.append(Segment(str(purpose), y, max(1, y_of(below) - y)))
                 below += tokens
-    chart.ticks = [(y_of(top * step / 4), f"{round(top * step / 4):,}") for step in range(5)]
+    chart.ticks = [(y_of(top * step / 4), number_format(round(top * step / 4), force_grouping=True)) for step in range(5)]
     # A month starting in the last days is labelled at the right edge, ending there, so that no label is cut off.
-    chart.months = [(_percent(index * 100 / DAYS), dateformat.format(day, "M"), "start") if index < DAYS - 8
-                    else ("100%", dateformat.format(day, "M"), "end")
+    month = pgettext("chart tick: a month, as a Django date format", "M")  # "aug" in Dutch, "8月" in Japanese
+    chart.months = [(_percent(index * 100 / DAYS), dateformat.format(day, month), "start") if index < DAYS - 8
+                    else ("100%", dateformat.format(day, month), "end")
                     for index, day in enumerate(days) if day.day == 1 or index == 0]
     chart.budget_lines = _budget_lines(days, budget, y_of)
     return chart

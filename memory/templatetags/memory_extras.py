@@ -1,8 +1,11 @@
 """Template helpers for the memory pages."""
 
 from django import template
+from django.utils.translation import gettext
 
 from memory.configuration.selectors import channel_display_name
+from memory.text import sentence_case
+from memory.text.numbers import grouped
 from teams.models import Server
 
 register = template.Library()
@@ -44,5 +47,18 @@ def key_of(keys: dict | None, number: int) -> str:
 
 @register.filter
 def thousands(value: int | None) -> str:
-    """A count of tokens as staff read it: 1,234,567 (the same on every page, whatever the locale)."""
-    return "" if value is None else f"{value:,}"
+    """A count of tokens as staff read it in the page's language: 1,234,567 in English, 1.234.567 in German."""
+    return "" if value is None else grouped(value)
+
+
+@register.filter
+def in_sentence(label) -> str:
+    """A label inside a sentence, in the page's language's case (memory.text.sentence_case)."""
+    return sentence_case.in_sentence(label)
+
+
+@register.filter
+def stored_words(text) -> str:
+    """Words the audit log stored in English (a setting's label, "changed"), in the page's language when the
+    catalogue has them: the log is written once, and read by staff in four languages."""
+    return gettext(str(text)) if text else text

@@ -11,13 +11,21 @@ from datetime import datetime, timezone as dt_timezone
 
 from django.db import connection
 from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext_lazy
 
 from memory.models import BACKGROUND_PURPOSES, REPLY_PURPOSES, AISettings
 
 REPLY, BACKGROUND = "reply", "background"
 _PURPOSES = {REPLY: REPLY_PURPOSES, BACKGROUND: BACKGROUND_PURPOSES}
-_WHAT = {REPLY: "The reply model's", BACKGROUND: "The consolidation and learning models'"}
-_LABELS = {REPLY: "Reply model", BACKGROUND: "Consolidation and learning models"}
+_LABELS = {REPLY: gettext_lazy("Reply model"), BACKGROUND: gettext_lazy("Consolidation and learning models")}
+# Whole sentences per budget (the API's 429 says it in English; the panel in the reader's language).
+_USED_UP = {
+    REPLY: gettext_lazy("The reply model's monthly budget of %(budget)s tokens is used up (%(used)s tokens recorded "
+                        "this month); it is asked again from %(day)s 00:00 UTC."),
+    BACKGROUND: gettext_lazy("The consolidation and learning models' monthly budget of %(budget)s tokens is used up "
+                             "(%(used)s tokens recorded this month); they are asked again from %(day)s 00:00 UTC."),
+}
 
 
 def period_start(now: datetime | None = None) -> datetime:
@@ -67,7 +75,7 @@ class BudgetState:
 
     @property
     def label(self) -> str:
-        return _LABELS[self.which]
+        return str(_LABELS[self.which])
 
     @property
     def percent(self) -> int | None:
@@ -76,8 +84,9 @@ class BudgetState:
 
     def sentence(self) -> str:
         """Why the model is not asked, in one sentence (for an over budget state)."""
-        return (f"{_WHAT[self.which]} monthly budget of {self.budget:,} tokens is used up ({self.used:,} tokens "
-                f"recorded this month); it is asked again from {self.resets_at:%Y-%m-%d} 00:00 UTC.")
+        return str(_USED_UP[self.which]) % {"budget": number_format(self.budget, force_grouping=True),
+                                            "used": number_format(self.used, force_grouping=True),
+                                            "day": f"{self.resets_at:%Y-%m-%d}"}
 
 
 def _budget_of(ai_settings: AISettings, which: str) -> int | None:

@@ -4,6 +4,7 @@ with the account; the bot API answers in English whatever the bot's HTTP library
 import re
 
 import pytest
+from django.template import Context, Template
 from django.test import Client
 from django.utils import timezone, translation
 
@@ -112,3 +113,10 @@ def test_dates_on_a_page_follow_its_language(owner, server):
     assert today.strftime("%d.%m.%Y") in client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
     assert today.strftime("%Y/%m/%d") in client.get(url, HTTP_ACCEPT_LANGUAGE="ja").content.decode()
     assert f"{today.day}-{today.month}-{today.year}" in client.get(url, HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+
+
+def test_a_sentence_that_holds_a_captured_include_still_escapes_what_a_member_wrote():
+    rendered = Template('{% load i18n capture %}{% capture as who %}<b>{{ name }}</b>{% endcapture %}'
+                        '{% blocktranslate with who=who %}by {{ who }}{% endblocktranslate %}').render(
+        Context({"name": "<script>alert(1)</script>"}))
+    assert rendered == "by <b>&lt;script&gt;alert(1)&lt;/script&gt;</b>"

@@ -14,6 +14,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from memory.facts.deletes import facts_purge
 from memory.facts.selectors import PurgeSource, facts_learned_in
+from memory.text.numbers import grouped
 from teams.models import Server
 from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import server_for_configurer
@@ -50,7 +51,7 @@ def purge(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
         removed = facts_purge(server=server, source=source, actor=request.user)
         messages.success(request, ngettext("Purged %(count)s fact learned in %(where)s.",
                                            "Purged %(count)s facts learned in %(where)s.", removed)
-                         % {"count": f"{removed:,}", "where": _where(source)})
+                         % {"count": grouped(removed), "where": _where(source)})
         memory_url = f"{reverse('memory:page')}?server={server.guild_id}"
         return HttpResponseClientRedirect(memory_url) if request.htmx else redirect(memory_url)
     return _page(request, server, form, source=source)

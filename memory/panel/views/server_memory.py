@@ -29,6 +29,7 @@ from memory.facts.selectors import (
 from memory.facts.services import FactAuthor, facts_restore_all, validate_member_id
 from memory.facts.summary import summary_set
 from memory.models import Fact
+from memory.text.numbers import grouped
 from memory.types import PROFILES, profile_for
 from teams.models import Server
 from teams.panel import HtmxHttpRequest, panel_login_required
@@ -239,11 +240,11 @@ def wipe(request: HtmxHttpRequest, guild_id: str) -> HttpResponse:
 
 
 def _facts_counted(number: int) -> str:
-    return ngettext("%(count)s fact", "%(count)s facts", number) % {"count": f"{number:,}"}
+    return ngettext("%(count)s fact", "%(count)s facts", number) % {"count": grouped(number)}
 
 
 def _exchanges_counted(number: int) -> str:
-    return ngettext("%(count)s exchange", "%(count)s exchanges", number) % {"count": f"{number:,}"}
+    return ngettext("%(count)s exchange", "%(count)s exchanges", number) % {"count": grouped(number)}
 
 
 def _wipe_choice_page(request: HtmxHttpRequest, server: Server, form: WipeChoiceForm) -> HttpResponse:
