@@ -29,6 +29,7 @@ OTHER_PAGES = {"home": ("home", {}), "review": ("consolidation:review", {"guild_
 _WORD = re.compile(r"[A-Za-z]{2,}")
 # Code, placeholders, tags and field names inside a translation are not words of its language.
 _NOT_PROSE = re.compile(r"<code.*?</code>|%\(\w+\)s|<[^>]+>|\S*[_/.:=]\S*|\{\w+\}", re.S)
+_COMMAND = re.compile(r"/memory [a-z-]+")  # a Discord slash command's name is the same in every language
 _ID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")  # an exchange's or run's id
 
 
@@ -94,7 +95,8 @@ def english_left(english_html: str, translated_html: str, language: str) -> list
     for piece in pieces_of(translated_html) & pieces_of(english_html):
         if piece in data or any(text in piece for text in data if len(text) > 12):
             continue
-        words = [word for word in _WORD.findall(_ID.sub(" ", piece)) if word not in SAME_IN_EVERY_LANGUAGE]
+        words = [word for word in _WORD.findall(_COMMAND.sub(" ", _ID.sub(" ", piece)))
+                 if word not in SAME_IN_EVERY_LANGUAGE]
         if any(word.lower() not in language_words | data_words for word in words):
             left.append(piece)
     return sorted(left)
