@@ -32,7 +32,8 @@ def member_page(request: HtmxHttpRequest, guild_id: str, member_id: str) -> Http
         member_id = validate_member_id(member_id)
     except ValidationError:
         raise Http404("A member is named by their Discord user id (1–20 digits).") from None
-    memory = member_memory(server, member_id)
+    memory = member_memory(server, member_id, about_after=request.GET.get("about_after", ""),
+                           learned_after=request.GET.get("learned_after", ""))
     facts = [*memory.about, *memory.learned_from]
     attach_audiences(facts)
     attach_flags(facts)
@@ -46,6 +47,7 @@ def member_page(request: HtmxHttpRequest, guild_id: str, member_id: str) -> Http
         name = exchanges[0].author_name
     return render(request, "memory/member_page.html", {
         "server": server, "member_id": member_id, "member_name": name, "memory": memory, "exchanges": exchanges,
+        "about_after": request.GET.get("about_after", ""), "learned_after": request.GET.get("learned_after", ""),
         "channels": channel_names(server), "can_configure": configure,
         "wipe_counts": member_wipe_counts(server, member_id) if configure else None,
         **row_permissions(server.pk, can_configure=configure)})
