@@ -224,7 +224,7 @@ def remembered_last_hour(server_id: int, member_id: str) -> int:
                                created_at__gte=timezone.now() - REMEMBER_WINDOW).count()
 
 
-MEMBER_PAGE_FACTS = 25  # each list on a member's page, a page at a time, newest first; both lists are counted whole
+MEMBER_PAGE_FACTS = 20  # each list on a member's page, a page at a time, newest first; both lists are counted whole
 # (a wipe deletes them all). 200 rows a list took a third of a second to render for a member with 10,000 facts.
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
