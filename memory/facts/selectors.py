@@ -82,10 +82,12 @@ def server_wipe_counts(server: Server) -> WipeCounts:
                       exchanges=Exchange.objects.filter(server=server).count())
 
 
-def member_wipe_counts(server: Server, member_id: str) -> WipeCounts:
-    """The facts about the member or learned from them and the member's own exchanges: what member_wipe deletes."""
-    return WipeCounts(facts=facts_concerning_member(server, member_id).count(),
-                      exchanges=Exchange.objects.filter(server=server, author_id=member_id).count())
+def member_wipe_counts(server: Server, member_id: str, *, memory: MemberMemory | None = None) -> WipeCounts:
+    """The facts about the member or learned from them and the member's own exchanges: what member_wipe deletes.
+    With the member's page's `memory` (member_memory) its two counts are the facts, counted once, not again."""
+    facts = (memory.about_count + memory.learned_from_count if memory is not None
+             else facts_concerning_member(server, member_id).count())
+    return WipeCounts(facts=facts, exchanges=Exchange.objects.filter(server=server, author_id=member_id).count())
 
 
 def fact_by_number(server: Server, number: int) -> Fact:

@@ -49,5 +49,5 @@ def member_page(request: HtmxHttpRequest, guild_id: str, member_id: str) -> Http
         "server": server, "member_id": member_id, "member_name": name, "memory": memory, "exchanges": exchanges,
         "about_after": request.GET.get("about_after", ""), "learned_after": request.GET.get("learned_after", ""),
         "channels": channel_names(server), "can_configure": configure,
-        "wipe_counts": member_wipe_counts(server, member_id) if configure else None,
+        "wipe_counts": member_wipe_counts(server, member_id, memory=memory) if configure else None,
         **row_permissions(server.pk, can_configure=configure)})
