@@ -286,7 +286,7 @@ class Fact(models.Model):
 
     @cached_property
     def url_base(self) -> str:
-        """The fact's panel address; list views set it for many rows at once (memory_page._attach_urls)."""
+        """The fact's panel address; list views set it for many rows at once (memory.panel.fact_rows.attach_urls)."""
         return reverse("memory:fact", args=[self.server.guild_id, self.number])
 
     @property

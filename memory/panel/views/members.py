@@ -18,7 +18,7 @@ from teams.permissions import can_configure, server_for_viewer
 
 from ..audiences import attach_audiences
 from ..exchange_context import attach_fact_keys, injected_facts
-from ..fact_rows import attach_flags
+from ..fact_rows import attach_flags, attach_urls
 from .facts import row_permissions
 
 MEMBER_EXCHANGES = 10
@@ -35,6 +35,7 @@ def member_page(request: HtmxHttpRequest, guild_id: str, member_id: str) -> Http
     memory = member_memory(server, member_id, about_after=request.GET.get("about_after", ""),
                            learned_after=request.GET.get("learned_after", ""))
     facts = [*memory.about, *memory.learned_from]
+    attach_urls(facts)
     attach_audiences(facts)
     attach_flags(facts)
     exchanges = list(exchanges_for_server(server).filter(author_id=member_id)[:MEMBER_EXCHANGES])
