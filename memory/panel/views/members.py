@@ -21,7 +21,9 @@ from ..exchange_context import attach_fact_keys, injected_facts
 from ..fact_rows import attach_flags, attach_urls
 from .facts import row_permissions
 
-MEMBER_EXCHANGES = 10
+# The newest few, each summarised (about a millisecond to render apiece); the exchange log filtered by the member has
+# them all.
+MEMBER_EXCHANGES = 5
 
 
 @panel_login_required

@@ -105,3 +105,10 @@ def test_a_busy_members_lists_come_a_page_at_a_time_newest_first_and_counted_who
         page = client.get(url + html.unescape(older.group(1))).content.decode()
         assert "Heard from Paul 0." in page  # the other list is still on its newest page
     assert seen == list(range(MEMBER_PAGE_FACTS * 2 + 2, -1, -1))  # one changed_at: the higher id first
+
+
+def test_the_recent_exchanges_link_the_exchange_log_filtered_by_the_member(member, server, pauls_memory):
+    page = logged_in_client(member).get(pauls_memory).content.decode()
+    assert f'href="{reverse("memory:exchanges", args=[server.guild_id])}?member={PAUL}"' in page
+    log = logged_in_client(member).get(reverse("memory:exchanges", args=[server.guild_id]), {"member": PAUL})
+    assert "When is my birthday, Lorekeeper?" in log.content.decode()
