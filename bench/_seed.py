@@ -395,25 +395,8 @@ def ensure_server_facts(guild_id: str, name: str, target: int, *, seed: int | No
         _log(f"dropped {len(indexes)} secondary indexes for the load" if rebuild_indexes
              else "loading with the indexes in place")
 
-        raw = cursor.connection  # the psycopg 3 connection under Django's wrapper
-        server_id = str(server.pk)
-        with raw.cursor() as raw_cursor, raw_cursor.copy(
-            f"COPY memory_fact ({', '.join(COLUMNS)}) FROM STDIN"
-        ) as copy:
-            buffer = io.StringIO()
-            for offset in range(missing):
-                row = generator.row(first_number + offset)
-                fields = [server_id]
-                for column, value in zip(COLUMNS[1:], row, strict=True):
-                    if column == "author_user_id":
-                        value = user_id if value is None else ""
-                    fields.append("\\N" if value == "" and column in NULLABLE else str(value))
-                buffer.write("\t".join(fields))
-                buffer.write("\n")
-                if (offset + 1) % CHUNK == 0 or offset + 1 == missing:
-                    copy.write(buffer.getvalue())
-                    buffer = io.StringIO()
-                    _log(f"copied {offset + 1:,}/{missing:,} rows ({time.perf_counter() - started:.0f} s)")
+        rows = (generator.row(first_number + offset) for offset in range(missing))
+        _copy_facts(cursor, server.pk, user_id, rows, missing, started)
         for index_name, definition in indexes:
             index_started = time.perf_counter()
             cursor.execute(definition)
@@ -428,6 +411,28 @@ def ensure_server_facts(guild_id: str, name: str, target: int, *, seed: int | No
         table_size, database_size = cursor.fetchone()
     _log(f"seeded in {time.perf_counter() - started:.0f} s; memory_fact {table_size}, database {database_size}")
     return server, user
+
+
+def _copy_facts(cursor, server_pk: int, user_id: str, rows, total: int, started: float) -> None:
+    """COPY `rows` (the _Generator.row tuples, `total` of them) into memory_fact for the server, CHUNK rows a write."""
+    raw = cursor.connection  # the psycopg 3 connection under Django's wrapper
+    server_id = str(server_pk)
+    with raw.cursor() as raw_cursor, raw_cursor.copy(
+        f"COPY memory_fact ({', '.join(COLUMNS)}) FROM STDIN"
+    ) as copy:
+        buffer = io.StringIO()
+        for offset, row in enumerate(rows):
+            fields = [server_id]
+            for column, value in zip(COLUMNS[1:], row, strict=True):
+                if column == "author_user_id":
+                    value = user_id if value is None else ""
+                fields.append("\\N" if value == "" and column in NULLABLE else str(value))
+            buffer.write("\t".join(fields))
+            buffer.write("\n")
+            if (offset + 1) % CHUNK == 0 or offset + 1 == total:
+                copy.write(buffer.getvalue())
+                buffer = io.StringIO()
+                _log(f"copied {offset + 1:,}/{total:,} rows ({time.perf_counter() - started:.0f} s)")
 
 
 # Who may see a fact (issue 19): a tenth of every bench server's facts were learned in one of a few private
@@ -515,3 +520,74 @@ def ensure_kinds(server) -> int:
         _log(f"server {server.guild_id}: {changed:,} facts given their template's kind in "
              f"{time.perf_counter() - started:.0f} s (REINDEX and VACUUM ANALYZE included)")
     return changed
+
+
+# A member of the million-fact server the page of one member is timed for (issue 25, bench/memory_page.py): 10,000
+# facts, 6,000 about them and 4,000 learned from their messages (about the server or other members), drawn by the
+# same generator as the rest, and their recent exchanges, each showing some of those facts.
+BUSY_MEMBER_ID = "900000000000000500"
+BUSY_MEMBER_ABOUT, BUSY_MEMBER_LEARNED, BUSY_MEMBER_EXCHANGES = 6_000, 4_000, 30
+
+
+def _busy_member_row(generator: _Generator, number: int, *, about: bool, member_id: str) -> tuple:
+    """A generator row about the member (a member template) or learned from them (a bot's, not about them), the
+    audience the number gives it (ensure_channel_limited's rule, so that UPDATE finds nothing to change later)."""
+    while True:
+        row = list(generator.row(number))
+        if about and row[1] == "member":
+            row[2] = member_id
+            break
+        if not about and row[7] == "bot":
+            row[9] = member_id
+            break
+    if number % 10 == CHANNEL_LIMITED_REMAINDER:
+        row[16], row[17] = "channel", PRIVATE_CHANNELS[(number // 10) % len(PRIVATE_CHANNELS)]
+    return tuple(row)
+
+
+def ensure_busy_member(server, member_id: str = BUSY_MEMBER_ID, *, about: int = BUSY_MEMBER_ABOUT,
+                       learned: int = BUSY_MEMBER_LEARNED, exchanges: int = BUSY_MEMBER_EXCHANGES) -> int:
+    """Give the member `about` facts about them, `learned` learned from their messages and `exchanges` of their own
+    on the server, loading only what is missing (COPY, with the indexes in place: 10,000 rows take seconds). Returns
+    how many facts it loaded (0 on every later run)."""
+    from django.db import connection, transaction
+    from django.utils import timezone
+
+    from memory.models import Exchange, Fact, FactCounter
+
+    started = time.perf_counter()
+    facts = Fact.objects.filter(server=server)
+    missing_about = about - facts.filter(member_id=member_id).count()
+    missing_learned = learned - facts.filter(learned_from_member_id=member_id).exclude(member_id=member_id).count()
+    loading = max(0, missing_about) + max(0, missing_learned)
+    if loading:
+        _log(f"server {server.guild_id}: loading {loading:,} facts of member {member_id}")
+        generator = _Generator(datetime.now(UTC), seed=SEED + int(member_id) % 1000, member_pool=1000)
+        user_id = str(Fact.objects.filter(server=server, author_user__isnull=False).values_list(
+            "author_user_id", flat=True).first() or "")
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            counter = FactCounter.objects.select_for_update().get(server=server)
+            cursor.execute("SELECT coalesce(max(number), 0) FROM memory_fact WHERE server_id = %s", [server.pk])
+            first = max(counter.last_number, cursor.fetchone()[0]) + 1
+            kinds = [True] * max(0, missing_about) + [False] * max(0, missing_learned)
+            rows = (_busy_member_row(generator, first + offset, about=kind, member_id=member_id)
+                    for offset, kind in enumerate(kinds))
+            _copy_facts(cursor, server.pk, user_id, rows, loading, started)
+            counter.last_number = first + loading - 1
+            counter.save(update_fields=["last_number"])
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE memory_fact")
+    have = Exchange.objects.filter(server=server, author_id=member_id).count()
+    if have < exchanges:
+        numbers = list(facts.filter(member_id=member_id).order_by("-number").values_list("number", flat=True)[:200])
+        now = timezone.now()
+        Exchange.objects.bulk_create([Exchange(
+            server=server, created_at=now - timedelta(hours=index + 1), channel_id=PUBLIC_CHANNEL, author_id=member_id,
+            author_name="Busy Member", message=f"What do you remember about me? ({index})", memory_type="classic",
+            read_allowed=True, shown_numbers=numbers[index % 20 * 10:index % 20 * 10 + 10],
+            speaker_numbers=numbers[index % 20 * 10:index % 20 * 10 + 5], memory_block="(seeded)",
+        ) for index in range(have, exchanges)])
+        _log(f"server {server.guild_id}: {exchanges - have} exchanges of member {member_id} added")
+    _log(f"server {server.guild_id}: member {member_id} ready in {time.perf_counter() - started:.1f} s")
+    return loading

@@ -248,8 +248,16 @@ class Fact(models.Model):
             # key's 31,000 facts for the member's few (up to 175 ms); the memory page's key filter uses its prefix.
             models.Index(F("server"), F("key"), F("member_id"), F("changed_at").desc(), F("id").desc(),
                          name="fact_server_key"),
-            models.Index(fields=["server", "member_id"], name="fact_server_member"),
-            models.Index(fields=["server", "learned_from_member_id"], name="fact_server_learned_from"),
+            # A member's page (issue 25): the facts about them and those learned from their messages, in force or not,
+            # each list newest first: a page of a member with 10,000 facts reads its rows a page deep, not sorted
+            # whole (14 ms at 6,000). Their prefixes serve the wipes' and the speaker's (server, member) reads.
+            models.Index(F("server"), F("member_id"), F("changed_at").desc(), F("id").desc(),
+                         name="fact_server_member"),
+            models.Index(F("server"), F("learned_from_member_id"), F("changed_at").desc(), F("id").desc(),
+                         name="fact_server_learned_from"),
+            # Memory at a glance: new facts per week, counted along the index (a million-fact server wrote 250,000
+            # in 26 weeks; without it PostgreSQL scanned the whole table: 1.5 s).
+            models.Index(fields=["server", "created_at"], name="fact_server_created"),
             models.Index(fields=["server", "retracted_at"], name="fact_server_retracted"),
             # Pinned facts in force: every context reads them first (a handful per server).
             models.Index(F("server"), F("changed_at").desc(), F("id").desc(), name="fact_pinned_in_force",
@@ -279,7 +287,7 @@ class Fact(models.Model):
 
     @cached_property
     def url_base(self) -> str:
-        """The fact's panel address; list views set it for many rows at once (memory_page._attach_urls)."""
+        """The fact's panel address; list views set it for many rows at once (memory.panel.fact_rows.attach_urls)."""
         return reverse("memory:fact", args=[self.server.guild_id, self.number])
 
     @property

@@ -18,10 +18,12 @@ from teams.permissions import can_configure, server_for_viewer
 
 from ..audiences import attach_audiences
 from ..exchange_context import attach_fact_keys, injected_facts
-from ..fact_rows import attach_flags
+from ..fact_rows import attach_flags, attach_urls
 from .facts import row_permissions
 
-MEMBER_EXCHANGES = 10
+# The newest few, each summarised (about a millisecond to render apiece); the exchange log filtered by the member has
+# them all.
+MEMBER_EXCHANGES = 5
 
 
 @panel_login_required
@@ -32,8 +34,10 @@ def member_page(request: HtmxHttpRequest, guild_id: str, member_id: str) -> Http
         member_id = validate_member_id(member_id)
     except ValidationError:
         raise Http404("A member is named by their Discord user id (1–20 digits).") from None
-    memory = member_memory(server, member_id)
+    memory = member_memory(server, member_id, about_after=request.GET.get("about_after", ""),
+                           learned_after=request.GET.get("learned_after", ""))
     facts = [*memory.about, *memory.learned_from]
+    attach_urls(facts)
     attach_audiences(facts)
     attach_flags(facts)
     exchanges = list(exchanges_for_server(server).filter(author_id=member_id)[:MEMBER_EXCHANGES])
@@ -46,6 +50,7 @@ def member_page(request: HtmxHttpRequest, guild_id: str, member_id: str) -> Http
         name = exchanges[0].author_name
     return render(request, "memory/member_page.html", {
         "server": server, "member_id": member_id, "member_name": name, "memory": memory, "exchanges": exchanges,
+        "about_after": request.GET.get("about_after", ""), "learned_after": request.GET.get("learned_after", ""),
         "channels": channel_names(server), "can_configure": configure,
-        "wipe_counts": member_wipe_counts(server, member_id) if configure else None,
+        "wipe_counts": member_wipe_counts(server, member_id, memory=memory) if configure else None,
         **row_permissions(server.pk, can_configure=configure)})

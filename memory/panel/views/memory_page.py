@@ -6,7 +6,6 @@ import re
 
 from django.http import HttpResponse, QueryDict
 from django.shortcuts import render
-from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
@@ -24,7 +23,7 @@ from teams.panel import HtmxHttpRequest, panel_login_required
 from teams.permissions import can_configure, server_for_viewer, servers_configurable_by, servers_visible_to
 
 from ..audiences import attach_audiences, directory_channels
-from ..fact_rows import attach_flags, servers_retracting_in_place
+from ..fact_rows import attach_flags, attach_urls, servers_retracting_in_place
 from ..forms import FactCreateForm
 from ..glance import AXIS, CHART_HEIGHT, CHART_WIDTH, weekly_bars
 from ..pinned import pinned_facts
@@ -61,7 +60,7 @@ def fact_list_context(request: HtmxHttpRequest) -> dict:
     )
     blocks = _search_blocks(chosen, query, state=state, page=page)
     rows = [*page.exact_key_facts, *page.facts, *blocks["block_facts"]]
-    _attach_urls(rows)
+    attach_urls(rows)
     attach_audiences(rows)
     attach_flags(rows)
     shown = _shown_list_query(request, state=state, sort=sort, query=query, page=page,
@@ -138,15 +137,6 @@ def _address_of_list_shown(request: HtmxHttpRequest, response: HttpResponse, sho
         header = "HX-Replace-Url" if request.htmx.trigger == "fact-list-reload" else "HX-Push-Url"
         response[header] = f"{request.path}?{shown.urlencode()}"
     return response
-
-
-def _attach_urls(facts: list) -> None:
-    """Give each row its base URL once, instead of several {% url %} lookups per row in the template."""
-    prefixes: dict[int, str] = {}
-    for fact in facts:
-        if fact.server_id not in prefixes:
-            prefixes[fact.server_id] = reverse("memory:fact", args=[fact.server.guild_id, 0]).removesuffix("0/")
-        fact.url_base = f"{prefixes[fact.server_id]}{fact.number}/"
 
 
 @panel_login_required

@@ -4,15 +4,20 @@ member* with the count first, one click from the confirmation; every member id o
 
 from __future__ import annotations
 
+import html
+import re
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
 
 from memory.bot.exchanges import IncomingMessage, exchange_open
 from memory.configuration.directory import SeenMember, members_seen
+from memory.facts.selectors import MEMBER_PAGE_FACTS
 from memory.facts.services import FactAuthor, fact_retract
 from memory.models import Audience
 from tests.conftest import logged_in_client
-from tests.factories import make_fact
+from tests.factories import make_fact, make_facts_in_bulk
 
 PAUL, MIRA = "222", "333"
 
@@ -77,3 +82,33 @@ def test_member_ids_on_the_memory_page_and_the_exchange_log_link_to_the_page(mem
     assert f'href="{pauls_memory}"' in memory_page
     exchanges = client.get(reverse("memory:exchanges", args=[server.guild_id])).content.decode()
     assert f'href="{pauls_memory}"' in exchanges
+
+
+def test_a_busy_members_lists_come_a_page_at_a_time_newest_first_and_counted_whole(member, server):
+    """A member with many facts: each list shows MEMBER_PAGE_FACTS of them, counted whole, and its *older ones*
+    link walks on without repeating or skipping one, the other list staying where it was."""
+    make_facts_in_bulk(server, MEMBER_PAGE_FACTS * 2 + 3, key="paul_note", content="Paul note {n}.", scope="member",
+                       member_id=PAUL, step=timedelta(0))  # one changed_at for all: the id decides the order
+    make_facts_in_bulk(server, MEMBER_PAGE_FACTS + 1, key="heard", content="Heard from Paul {n}.",
+                       author_kind="bot", learned_from_member_id=PAUL)
+    client, url = logged_in_client(member), reverse("memory:member", args=[server.guild_id, PAUL])
+    seen, page = [], client.get(url).content.decode()
+    assert f"({MEMBER_PAGE_FACTS * 2 + 3})" in page and f"({MEMBER_PAGE_FACTS + 1})" in page
+    assert "Heard from Paul 0." in page and f"Heard from Paul {MEMBER_PAGE_FACTS}." not in page
+    while True:
+        shown = [int(n) for n in re.findall(r"Paul note (\d+)\.", page)]
+        assert len(shown) <= MEMBER_PAGE_FACTS
+        seen += shown
+        older = re.search(r'<a href="(\?about_after=[^"&]+&amp;learned_after=)" rel="next">older ones</a>', page)
+        if older is None:
+            break
+        page = client.get(url + html.unescape(older.group(1))).content.decode()
+        assert "Heard from Paul 0." in page  # the other list is still on its newest page
+    assert seen == list(range(MEMBER_PAGE_FACTS * 2 + 2, -1, -1))  # one changed_at: the higher id first
+
+
+def test_the_recent_exchanges_link_the_exchange_log_filtered_by_the_member(member, server, pauls_memory):
+    page = logged_in_client(member).get(pauls_memory).content.decode()
+    assert f'href="{reverse("memory:exchanges", args=[server.guild_id])}?member={PAUL}"' in page
+    log = logged_in_client(member).get(reverse("memory:exchanges", args=[server.guild_id]), {"member": PAUL})
+    assert "When is my birthday, Lorekeeper?" in log.content.decode()

@@ -7,11 +7,13 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
 from consolidation.models import Proposal, ProposalKind
 from memory.bot.exchanges import IncomingMessage, exchange_open
+from memory.facts import glance
 from memory.facts.services import fact_retract
 from memory.models import Fact
 from tests.conftest import logged_in_client
@@ -63,3 +65,21 @@ def test_the_memory_page_loads_the_strip_after_itself(member, server, glance_url
 def test_anonymous_goes_to_log_in_and_another_team_sees_nothing(client, outsider, glance_url):
     assert client.get(glance_url).status_code == 302
     assert logged_in_client(outsider).get(glance_url).status_code == 404
+
+
+def test_past_the_counted_limit_the_numbers_are_estimates_and_the_weeks_are_counted_once_a_while(
+        member, server, glance_url, monkeypatch):
+    """A million-fact server is never counted whole: its facts in force and retracted read "about …" or "more
+    than …", and its weeks come from the cache for WEEKS_CACHED_FOR (a fact written meanwhile waits for the next
+    count); a small server's weeks are counted on every visit (the fixture's tests above)."""
+    monkeypatch.setattr(glance, "COUNTED_UP_TO", 3)
+    cache.clear()
+    client = logged_in_client(member)
+    page = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", client.get(glance_url).content.decode()))
+    assert re.search(r"(about|more than) [\d,]+ in force", page) and "1 retracted" in page
+    make_fact(server, key="late_news", content="Written after the weeks were counted.")
+    counts = [int(count) for count in re.findall(r'data-count="(\d+)"', client.get(glance_url).content.decode())]
+    assert len(counts) == 26 and counts[-1] == 9  # still the count of the first visit
+    cache.clear()
+    counts = [int(count) for count in re.findall(r'data-count="(\d+)"', client.get(glance_url).content.decode())]
+    assert counts[-1] == 10
