@@ -13,7 +13,9 @@ from datetime import datetime, timedelta
 
 from django.core.cache import cache
 from django.db import connection
+from django.utils.translation import gettext as _
 
+from memory.text.numbers import grouped
 from teams.models import Server
 
 GLANCE_WEEKS = 26
@@ -82,8 +84,9 @@ def memory_at_a_glance(server: Server, *, now: datetime) -> MemoryAtAGlance:
 def _count_label(cursor, count: int, where: str, server_id: int) -> str:
     """The count as counted, or past COUNTED_UP_TO the planner's estimate of the rows `where` picks (no row read)."""
     if count <= COUNTED_UP_TO:
-        return str(count)
+        return grouped(count)
     cursor.execute(f"EXPLAIN (FORMAT JSON) SELECT {where}", {"server": server_id})
     plan = cursor.fetchone()[0]
     estimate = int((json.loads(plan) if isinstance(plan, str) else plan)[0]["Plan"]["Plan Rows"])
-    return f"about {estimate:,}" if estimate > COUNTED_UP_TO else f"more than {COUNTED_UP_TO:,}"
+    return (_("about %(count)s") % {"count": grouped(estimate)} if estimate > COUNTED_UP_TO
+            else _("more than %(count)s") % {"count": grouped(COUNTED_UP_TO)})

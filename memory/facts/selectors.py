@@ -255,8 +255,13 @@ def _member_list_page(facts: QuerySet[Fact], after: str) -> tuple[list[Fact], st
     follows; anything else starts at the newest), and the position after its last row when there are more. The row
     comparison walks the (server, member or learned from, changed_at, id) index from there (migration 0035)."""
     position = after.split(".")
+    changed_at = None
     if len(position) == 2 and all(part.isdigit() and len(part) <= 20 for part in position):
-        changed_at = _EPOCH + timedelta(microseconds=int(position[0]))
+        try:
+            changed_at = _EPOCH + timedelta(microseconds=int(position[0]))
+        except OverflowError:  # a hand-edited position past the year 9999: start at the newest
+            changed_at = None
+    if changed_at is not None:
         facts = facts.extra(where=["(memory_fact.changed_at, memory_fact.id) < (%s, %s)"],
                             params=[changed_at, int(position[1])])
     rows = list(facts[: MEMBER_PAGE_FACTS + 1])

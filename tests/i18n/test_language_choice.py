@@ -120,3 +120,10 @@ def test_a_sentence_that_holds_a_captured_include_still_escapes_what_a_member_wr
                         '{% blocktranslate with who=who %}by {{ who }}{% endblocktranslate %}').render(
         Context({"name": "<script>alert(1)</script>"}))
     assert rendered == "by <b>&lt;script&gt;alert(1)&lt;/script&gt;</b>"
+
+
+def test_a_page_that_answered_a_post_sends_the_language_choice_back_to_the_servers(owner, server):
+    make_fact(server, key="raid_night", content="Raids are on Wednesday.")
+    response = logged_in_client(owner).post(f"/servers/{server.guild_id}/facts/1/pin", {"pinned": "true"})
+    assert response.status_code == 200, "a full page answers a pin sent without script"
+    assert re.search(r'<input type="hidden" name="next" value="([^"]*)">', response.content.decode()).group(1) == "/"

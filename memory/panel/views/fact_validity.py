@@ -88,7 +88,8 @@ def fact_restore_view(request: HtmxHttpRequest, guild_id: str, number: int) -> H
 
 def _retract_again(fact: Fact, reason: str) -> Undo | None:
     """Undo of a restore: retracted again with the reason it had, where the memory type keeps retracted facts (a
-    Classic retract would delete it, which is no undo)."""
-    if not reason or fact.server_id not in servers_retracting_in_place({fact.server_id}):
+    Classic retract would delete it, which is no undo). A fact another one replaced gets no Undo: a retract cannot
+    put back which fact replaced it."""
+    if not reason or fact.superseded_by_id or fact.server_id not in servers_retracting_in_place({fact.server_id}):
         return None
     return Undo(url=f"{fact.url_base}retract", fields={"reason": reason}, target="this", swap="none")

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from memory.configuration.selectors import ai_settings_for_server
 from memory.configuration.services import memory_type_set
-from memory.facts.services import fact_retract_by_staff
+from memory.facts.services import fact_retract, fact_retract_by_staff
 from memory.models import Audience, Fact, MemoryType
 from tests.conftest import logged_in_client
 from tests.factories import make_fact
@@ -176,3 +176,12 @@ def test_restore_all_says_how_many_came_back(owner, ledger):
     response = client.post(reverse("memory:restore-all", args=[ledger.guild_id]), follow=True)
     assert said(status_region(response.content.decode())) == "Restored 2 retracted facts."
     assert not Fact.objects.filter(server=ledger, retracted_at__isnull=False).exists()
+
+
+def test_restoring_a_replaced_fact_offers_no_undo_that_would_lose_what_replaced_it(owner, ledger):
+    old = make_fact(ledger, key="raid_day", content="Raids are on Tuesday.")
+    new = make_fact(ledger, key="raid_day", content="Raids are on Wednesday.")
+    fact_retract(fact=old, reason="moved to Wednesday", superseded_by=new)
+    region = status_region(logged_in_client(owner).post(fact_url(old, "fact-restore"), headers=HTMX).content.decode())
+    assert said(region).startswith(f"Fact #{old.number} restored")
+    assert 'class="notice-undo"' not in region

@@ -112,3 +112,10 @@ def test_the_recent_exchanges_link_the_exchange_log_filtered_by_the_member(membe
     assert f'href="{reverse("memory:exchanges", args=[server.guild_id])}?member={PAUL}"' in page
     log = logged_in_client(member).get(reverse("memory:exchanges", args=[server.guild_id]), {"member": PAUL})
     assert "When is my birthday, Lorekeeper?" in log.content.decode()
+
+
+def test_a_paging_position_past_any_date_starts_at_the_newest_instead_of_failing(member, pauls_memory):
+    client = logged_in_client(member)
+    for position in ("999999999999999999.1", "99999999999999999999.1", "12.x", ""):
+        response = client.get(pauls_memory, {"about_after": position, "learned_after": position})
+        assert response.status_code == 200 and "birthday is 3 May." in response.content.decode()

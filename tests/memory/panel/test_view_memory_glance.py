@@ -83,3 +83,12 @@ def test_past_the_counted_limit_the_numbers_are_estimates_and_the_weeks_are_coun
     cache.clear()
     counts = [int(count) for count in re.findall(r'data-count="(\d+)"', client.get(glance_url).content.decode())]
     assert counts[-1] == 10
+
+
+def test_past_the_counted_limit_the_estimate_is_worded_in_the_pages_language(member, glance_url, monkeypatch):
+    monkeypatch.setattr(glance, "COUNTED_UP_TO", 3)
+    cache.clear()
+    page = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", logged_in_client(member).get(
+        glance_url, HTTP_ACCEPT_LANGUAGE="nl").content.decode()))
+    assert re.search(r"(ongeveer|meer dan) [\d.]+ geldig", page), page[:500]
+    assert "about" not in page and "more than" not in page
