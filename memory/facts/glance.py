@@ -13,9 +13,8 @@ from datetime import datetime, timedelta
 
 from django.core.cache import cache
 from django.db import connection
-from django.utils.translation import gettext as _
 
-from memory.text.numbers import grouped
+from memory.text.numbers import grouped, past_the_count
 from teams.models import Server
 
 GLANCE_WEEKS = 26
@@ -88,5 +87,4 @@ def _count_label(cursor, count: int, where: str, server_id: int) -> str:
     cursor.execute(f"EXPLAIN (FORMAT JSON) SELECT {where}", {"server": server_id})
     plan = cursor.fetchone()[0]
     estimate = int((json.loads(plan) if isinstance(plan, str) else plan)[0]["Plan"]["Plan Rows"])
-    return (_("about %(count)s") % {"count": grouped(estimate)} if estimate > COUNTED_UP_TO
-            else _("more than %(count)s") % {"count": grouped(COUNTED_UP_TO)})
+    return past_the_count(COUNTED_UP_TO, estimate)

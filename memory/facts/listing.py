@@ -12,11 +12,11 @@ from datetime import datetime
 from django.contrib.postgres.search import SearchQuery
 from django.db import connection
 from django.db.models import Q, QuerySet
-from django.utils.formats import number_format
-from django.utils.translation import gettext as _, ngettext
+from django.utils.translation import ngettext
 
 from memory.models import PREFIX_CONFIG, Channel, Fact
 from memory.text.keys import normalise_key
+from memory.text.numbers import grouped, past_the_count
 from memory.text.words import words as text_words
 
 PAGE_SIZE = 50
@@ -150,16 +150,12 @@ def _estimated_rows(facts: QuerySet[Fact]) -> int:
     return int(plan[0]["Plan"]["Plan Rows"])
 
 
-def _grouped(count: int) -> str:
-    return number_format(count, force_grouping=True)  # 1,000,000 in English, 1.000.000 in Dutch and German
-
-
 def facts_label(count: int, *, about: bool = False, more_than: bool = False) -> str:
     """"3 facts", "about 1,000,000 facts", "more than 5,000 facts", in the page's language."""
     if about:
-        return ngettext("about %(count)s fact", "about %(count)s facts", count) % {"count": _grouped(count)}
+        return ngettext("about %(count)s fact", "about %(count)s facts", count) % {"count": grouped(count)}
     if more_than:
-        return ngettext("more than %(count)s fact", "more than %(count)s facts", count) % {"count": _grouped(count)}
+        return ngettext("more than %(count)s fact", "more than %(count)s facts", count) % {"count": grouped(count)}
     return ngettext("%(count)s fact", "%(count)s facts", count) % {"count": count}
 
 
@@ -197,8 +193,7 @@ def facts_in_force_counts(server_ids: list[int]) -> dict[int, str]:
             labels[server_id] = str(count)
             continue
         estimate = _estimated_rows(_filtered_facts(FactFilter((server_id,))))
-        labels[server_id] = (_("about %(count)s") % {"count": _grouped(estimate)} if estimate > EXACT_COUNT_LIMIT
-                             else _("more than %(count)s") % {"count": _grouped(EXACT_COUNT_LIMIT)})
+        labels[server_id] = past_the_count(EXACT_COUNT_LIMIT, estimate)
     return labels
 
 

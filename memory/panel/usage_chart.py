@@ -15,7 +15,6 @@ from datetime import date, datetime, timedelta
 from datetime import timezone as dt_timezone
 
 from django.utils import dateformat
-from django.utils.formats import number_format
 from django.utils.translation import gettext as _, ngettext, pgettext
 
 from memory.models import UsagePurpose
@@ -152,7 +151,7 @@ def build_chart(key: str, title: str, purposes: list[str], days: list[date],
                 y = y_of(below + tokens)
                 day.segments.append(Segment(str(purpose), y, max(1, y_of(below) - y)))
                 below += tokens
-    chart.ticks = [(y_of(top * step / 4), number_format(round(top * step / 4), force_grouping=True)) for step in range(5)]
+    chart.ticks = [(y_of(top * step / 4), grouped(round(top * step / 4))) for step in range(5)]
     # A month starting in the last days is labelled at the right edge, ending there, so that no label is cut off.
     month = pgettext("chart tick: a month, as a Django date format", "M")  # "aug" in Dutch, "8月" in Japanese
     chart.months = [(_percent(index * 100 / DAYS), dateformat.format(day, month), "start") if index < DAYS - 8

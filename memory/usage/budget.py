@@ -11,10 +11,10 @@ from datetime import datetime, timezone as dt_timezone
 
 from django.db import connection
 from django.utils import timezone
-from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy
 
 from memory.models import BACKGROUND_PURPOSES, REPLY_PURPOSES, AISettings
+from memory.text.numbers import grouped
 
 REPLY, BACKGROUND = "reply", "background"
 _PURPOSES = {REPLY: REPLY_PURPOSES, BACKGROUND: BACKGROUND_PURPOSES}
@@ -84,8 +84,7 @@ class BudgetState:
 
     def sentence(self) -> str:
         """Why the model is not asked, in one sentence (for an over budget state)."""
-        return str(_USED_UP[self.which]) % {"budget": number_format(self.budget, force_grouping=True),
-                                            "used": number_format(self.used, force_grouping=True),
+        return str(_USED_UP[self.which]) % {"budget": grouped(self.budget), "used": grouped(self.used),
                                             "day": f"{self.resets_at:%Y-%m-%d}"}
 
 
