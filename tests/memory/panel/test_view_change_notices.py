@@ -11,7 +11,6 @@ import pytest
 from django.urls import reverse
 
 from memory.configuration.selectors import ai_settings_for_server
-from memory.configuration.services import memory_type_set
 from memory.facts.services import fact_retract, fact_retract_by_staff
 from memory.models import Audience, Fact, MemoryType
 from tests.conftest import logged_in_client
@@ -43,12 +42,6 @@ def undo_form(region: str) -> tuple[str, dict[str, str]]:
 
 def said(region: str) -> str:
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", region))).strip()
-
-
-@pytest.fixture
-def ledger(server, owner):
-    memory_type_set(server=server, actor=owner, memory_type=MemoryType.LEDGER)
-    return server
 
 
 def test_a_delete_says_which_fact_went_for_good_and_offers_no_undo(owner, server):

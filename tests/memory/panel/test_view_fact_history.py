@@ -8,10 +8,9 @@ from django.urls import reverse
 
 from consolidation.models import Proposal, ProposalKind
 from consolidation.services import Answer, proposal_answer
-from memory.configuration.services import memory_type_set
 from memory.facts.services import FactAuthor, fact_create, fact_retract, fact_update
 from memory.facts.versions import Actor
-from memory.models import Exchange, Fact, FactVersion, MemoryType, VersionChange
+from memory.models import Exchange, Fact, FactVersion, VersionChange
 from teams.models import AuditEntry
 from tests.conftest import logged_in_client
 from tests.factories import make_fact
@@ -27,12 +26,6 @@ def fact_url(fact: Fact, name: str = "fact", **extra) -> str:
 def edited(fact: Fact, user, content: str) -> Fact:
     return fact_update(fact=fact, actor=user, expected_version=fact.version, key=fact.key, content=content,
                        confidence=fact.confidence)
-
-
-@pytest.fixture
-def ledger(server, owner):
-    memory_type_set(server=server, actor=owner, memory_type=MemoryType.LEDGER)
-    return server
 
 
 def test_the_timeline_shows_a_staff_edit_a_bot_supersede_and_a_merge_with_their_actors(ledger, owner):

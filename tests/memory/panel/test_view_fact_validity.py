@@ -22,12 +22,6 @@ def fact_url(fact: Fact, name: str = "fact") -> str:
     return reverse(f"memory:{name}", args=[fact.server.guild_id, fact.number])
 
 
-@pytest.fixture
-def ledger(server, owner):
-    memory_type_set(server=server, actor=owner, memory_type=MemoryType.LEDGER)
-    return server
-
-
 def test_the_row_offers_retract_under_ledger_and_not_under_classic(owner, server):
     fact = make_fact(server)
     page = logged_in_client(owner).get(reverse("memory:page"), {"server": server.guild_id}).content.decode()
