@@ -4,6 +4,7 @@ catalogue keeps the same on purpose, or the same in every language (numbers, dat
 
 from __future__ import annotations
 
+import functools
 import gettext
 import re
 from datetime import date
@@ -66,7 +67,8 @@ def _catalogue(language: str) -> dict:
         return gettext.GNUTranslations(compiled)._catalog
 
 
-def _words_the_translation_uses(language: str) -> set[str]:
+@functools.cache  # the same catalogue for every page of a language: read it once
+def _words_the_translation_uses(language: str) -> frozenset[str]:
     """Words the catalogue's own translations write ("server", "staff", "tokens" are Dutch too): a piece made only of
     them is in the language, even where it reads like English."""
     words = set()
@@ -75,8 +77,9 @@ def _words_the_translation_uses(language: str) -> set[str]:
         words |= {word.lower() for word in _WORD.findall(prose)}
     with translation.override(language):  # month names, as Django writes them in this language ("Sep" in German)
         months = [date(2026, month, 1) for month in range(1, 13)]
-        words |= {word.lower() for day in months for code in "bMNF" for word in _WORD.findall(dateformat.format(day, code))}
-    return words
+        words |= {word.lower() for day in months for code in "bMNF"
+                  for word in _WORD.findall(dateformat.format(day, code))}
+    return frozenset(words)
 
 
 def _user_data() -> set[str]:
