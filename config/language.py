@@ -3,32 +3,30 @@ Django's language cookie, so the log-in page, which has no account yet, speaks i
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django.views.i18n import set_language
 
 from teams.languages import LANGUAGE_CODES, SESSION_KEY, panel_language_choose
 
 
 @require_POST
 def language_choose(request: HttpRequest) -> HttpResponse:
-    back_to = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(back_to, allowed_hosts={request.get_host()},
-                                           require_https=request.is_secure()):
-        back_to = "/"
-    response = HttpResponseRedirect(back_to)
     language = request.POST.get("language", "")
-    if language not in LANGUAGE_CODES:
-        messages.error(request, _("The panel does not speak that language; it is still in the one it was."))
-        return response
-    if request.user.is_authenticated:
-        panel_language_choose(user=request.user, language=language)
-        request.session[SESSION_KEY] = language
-    translation.activate(language)  # the next page's message, and this answer, in the chosen language
-    response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language, max_age=365 * 24 * 3600, samesite="Lax",
-                        secure=settings.SESSION_COOKIE_SECURE, httponly=True)
-    return response
+    if language in LANGUAGE_CODES:
+        if request.user.is_authenticated:
+            panel_language_choose(user=request.user, language=language)
+            request.session[SESSION_KEY] = language
+        # Django's own view: back to a `next` on this site (else the referrer, else /), and the language cookie
+        # (LANGUAGE_COOKIE_* in config/settings).
+        return set_language(request)
+    messages.error(request, _("The panel does not speak that language; it is still in the one it was."))
+    # Not Django's view here: it would still set the cookie of a language Django knows and the panel does not
+    # speak (fr), which LocaleMiddleware then ignores.
+    back_to = request.POST.get("next", "")
+    safe = url_has_allowed_host_and_scheme(back_to, allowed_hosts={request.get_host()},
+                                           require_https=request.is_secure())
+    return HttpResponseRedirect(back_to if safe else "/")

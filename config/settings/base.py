@@ -94,6 +94,11 @@ USE_I18N = True
 LANGUAGES = [("en", "English"), ("nl", "Nederlands"), ("de", "Deutsch"), ("ja", "日本語")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 FORMAT_MODULE_PATH = ["config.formats"]
+# The header's choice for a browser that is not logged in (a logged-in user's is on the account): a year, not
+# readable by scripts, sent on top-level navigation only.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 USE_TZ = True
 
 STATIC_URL = "static/"

@@ -55,7 +55,9 @@ def test_logged_out_the_choice_lives_in_a_cookie_and_the_log_in_page_speaks_it(d
     client = Client()
     response = client.post("/language/", {"language": "ja", "next": "/login/"})
     assert response["Location"] == "/login/"
-    assert response.cookies["django_language"].value == "ja"
+    cookie = response.cookies["django_language"]
+    assert cookie.value == "ja" and cookie["httponly"] and cookie["samesite"] == "Lax"
+    assert cookie["max-age"] == 365 * 24 * 3600
     assert _page_language(client.get("/login/", HTTP_ACCEPT_LANGUAGE="en")) == "ja"
     assert not PanelLanguage.objects.exists()
 
