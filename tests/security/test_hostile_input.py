@@ -178,6 +178,9 @@ MAY_MARK_SAFE: dict[str, str] = {
     # {% capture %} keeps what its block rendered, with autoescaping on, so that a translated sentence can hold an
     # include ("retracted … by {{ actor }}"); what it marks safe is escaped output, never raw text.
     "memory/templatetags/capture.py": "rendered (escaped) template output",
+    # A fact's row is written in Python for speed; it fills each translated sentence as {% blocktranslate %} does:
+    # the sentence (our own msgid's translation) is the markup, every value put in it is escaped first.
+    "memory/templatetags/fact_row.py": "translated sentences filled with escaped values",
 }
 
 
