@@ -70,6 +70,9 @@ def setup_django() -> None:
     from django.core.management import call_command
 
     call_command("migrate", "--no-input", verbosity=0)
+    from config.heap import freeze_what_is_loaded  # after django.setup(), as config/wsgi.py calls it
+
+    freeze_what_is_loaded()  # as every gunicorn worker and the bot's process do after start-up
 
 
 def percentile(samples_ms: list[float], fraction: float) -> float:

@@ -3,6 +3,8 @@
 import discord
 from django.core.management.base import BaseCommand, CommandError
 
+from config.heap import freeze_what_is_loaded
+
 from memory.bot.discord import TOKEN_VARIABLE, discord_token, run_bot
 from memory.bot.discord_servers import InstallationRefused, team_named
 
@@ -30,6 +32,7 @@ class Command(BaseCommand):
             raise CommandError(f"{TOKEN_VARIABLE} is not set. Put the bot token from the Discord Developer Portal "
                                f"(Applications → your app → Bot → Reset Token) in the environment: "
                                f"{TOKEN_VARIABLE}=… manage.py runbot")
+        freeze_what_is_loaded()  # a process that replies for days: its start-up objects stay out of full collections
         try:
             run_bot(token, team)
         except InstallationRefused as refused:
