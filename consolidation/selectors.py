@@ -27,7 +27,7 @@ from memory.models import (
 )
 from memory.types import DEFAULT_MEMORY_TYPE
 from teams.models import Server, ServerUserObjectPermission
-from teams.permissions import servers_reviewable_by
+from teams.permissions import server_ids_reviewable_by
 
 from .model_review import UNCHECKED_MARK
 from .models import ConsolidationRound, DraftStatus, Proposal, ProposalStatus, RoundStatus, SummaryDraft
@@ -219,8 +219,12 @@ def team_members_with_review(server: Server) -> list[TeamMember]:
 
 def pending_summary_for(user: AbstractBaseUser | AnonymousUser) -> dict:
     """How many proposals wait for the user, and the first server they wait on (the badge's link)."""
-    waiting = Proposal.objects.filter(server__in=servers_reviewable_by(user).values("pk"),
-                                      status=ProposalStatus.PENDING)
+    reviewable = server_ids_reviewable_by(user)
+    if reviewable is not None and not reviewable:
+        return {"count": 0, "guild_id": None}  # a viewer's every page: no proposal to count
+    waiting = Proposal.objects.filter(status=ProposalStatus.PENDING)
+    if reviewable is not None:
+        waiting = waiting.filter(server_id__in=reviewable)
     count = waiting.count()
     first = waiting.order_by("created_at").values_list("server__guild_id", flat=True).first() if count else None
     return {"count": count, "guild_id": first}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied
@@ -52,6 +53,42 @@ def servers_reviewable_by(user: AbstractBaseUser | AnonymousUser) -> QuerySet[Se
     moderated = servers_with_permission(user, "review_proposals").values("pk")
     configured = servers_with_permission(user, "configure_server").values("pk")
     return servers_visible_to(user).filter(Q(pk__in=moderated) | Q(pk__in=configured))
+
+
+def _codenames_held(user: AbstractBaseUser, wanted: tuple[str, ...]) -> dict[int, set[str]]:
+    """Which of these permissions the user holds on each server, directly or through a group: one flat query."""
+    direct = ServerUserObjectPermission.objects.filter(user=user, permission__codename__in=wanted)
+    through_groups = ServerGroupObjectPermission.objects.filter(group__user=user, permission__codename__in=wanted)
+    held: dict[int, set[str]] = {}
+    for server_id, codename in direct.values_list("content_object_id", "permission__codename").union(
+            through_groups.values_list("content_object_id", "permission__codename")):
+        held.setdefault(server_id, set()).add(codename)
+    return held
+
+
+def server_ids_reviewable_by(user: AbstractBaseUser | AnonymousUser) -> set[int] | None:
+    """The ids of servers_reviewable_by(user), None for a superuser (every server). The navigation asks on every
+    page; this reads the user's permission rows in one flat query (a few rows) where the nested subqueries of
+    servers_reviewable_by took 4 ms to build and plan for the same few ids."""
+    if not user.is_authenticated or not user.is_active:
+        return set()
+    if user.is_superuser:
+        return None
+    held = _codenames_held(user, ("view_server", "review_proposals", "configure_server"))
+    return {server_id for server_id, codenames in held.items()
+            if "view_server" in codenames and codenames & {"review_proposals", "configure_server"}}
+
+
+def server_ids_configurable_by(user: AbstractBaseUser | AnonymousUser, among: Iterable[int]) -> set[int]:
+    """Those of these server ids that servers_configurable_by(user) holds, in one flat query (the memory page asks
+    for the servers of its list on every visit)."""
+    among = set(among)
+    if not user.is_authenticated or not user.is_active or not among:
+        return set()
+    if user.is_superuser:
+        return set(Server.objects.filter(pk__in=among).values_list("pk", flat=True))
+    held = _codenames_held(user, ("view_server", "configure_server"))
+    return {server_id for server_id in among if held.get(server_id, set()) >= {"view_server", "configure_server"}}
 
 
 def can_review(user: AbstractBaseUser | AnonymousUser, server: Server) -> bool:

@@ -20,7 +20,7 @@ from memory.models import Audience, ForgetRequest, ForgetRequestStatus, Kind
 from memory.types import PROFILES, profile_for
 from teams.models import SNOWFLAKE_REGEX, Server
 from teams.panel import HtmxHttpRequest, panel_login_required
-from teams.permissions import can_configure, server_for_viewer, servers_configurable_by, servers_visible_to
+from teams.permissions import can_configure, server_for_viewer, server_ids_configurable_by, servers_visible_to
 
 from ..audiences import attach_audiences, directory_channels
 from ..fact_rows import attach_flags, attach_urls, servers_retracting_in_place
@@ -35,9 +35,9 @@ SNOWFLAKE = re.compile(SNOWFLAKE_REGEX)
 
 def fact_list_context(request: HtmxHttpRequest) -> dict:
     """What the list fragment needs; shared by the page and by every fragment that re-renders the list."""
-    visible = servers_visible_to(request.user)
+    visible = list(servers_visible_to(request.user))  # the page's server selector lists them all anyway
     guild_id = request.GET.get("server", "")
-    chosen = visible.filter(guild_id=guild_id).first() if SNOWFLAKE.fullmatch(guild_id) else None
+    chosen = next((server for server in visible if server.guild_id == guild_id), None)
     server_ids = (chosen.pk,) if chosen else tuple(server.pk for server in visible)
     has_retracted = servers_with_retracted_facts(server_ids)
     asked_state = request.GET.get("state", FactState.IN_FORCE)
@@ -55,9 +55,7 @@ def fact_list_context(request: HtmxHttpRequest) -> dict:
     channel = channel if SNOWFLAKE.fullmatch(channel) else ""
     page = fact_page_or_nearest(FactFilter(server_ids=server_ids, query=query, state=state, sort=sort,
                                            audience=audience, channel=channel), after=after, before=before)
-    configurable_ids = set(
-        servers_configurable_by(request.user).filter(pk__in=server_ids).values_list("pk", flat=True)
-    )
+    configurable_ids = server_ids_configurable_by(request.user, server_ids)
     blocks = _search_blocks(chosen, query, state=state, page=page)
     rows = [*page.exact_key_facts, *page.facts, *blocks["block_facts"]]
     attach_urls(rows)
