@@ -62,7 +62,7 @@ bench-smoke: $(VENV)/.test-installed
 # After marking or changing panel text: refresh the nl/de/ja catalogues from the code, translate what is new in
 # locale/*/LC_MESSAGES/django.po, then run this again to compile the .mo files (committed, so that a fresh
 # machine needs no gettext). tests/i18n fails while a marked string has no translation.
-MESSAGES_IGNORE = --ignore=var --ignore=tests --ignore=bench --ignore=static --ignore=requirements --ignore=docs
+MESSAGES_IGNORE = --ignore=.venv --ignore=var --ignore=tests --ignore=bench --ignore=static --ignore=requirements --ignore=docs
 messages: $(VENV)/.dev-installed chromium
 	$(BIN)/python manage.py makemessages --locale nl --locale de --locale ja --no-obsolete --no-wrap $(MESSAGES_IGNORE)
 	$(BIN)/python manage.py compilemessages --locale nl --locale de --locale ja $(MESSAGES_IGNORE)

@@ -6,8 +6,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 from guardian.shortcuts import assign_perm
 
 from memory.configuration.services import memory_type_set
@@ -17,6 +18,14 @@ from teams.services import bot_token_issue, configure_grant, membership_add
 
 from .factories import UserFactory, make_fact, make_server, make_team
 from .model_server import played_model
+
+
+@pytest.fixture(autouse=True)
+def english_after_each_test():
+    """A panel request in Japanese leaves Japanese active in the test thread (LocaleMiddleware activates, nothing
+    deactivates in one thread); the next test, a management command's sentence say, must start in English again."""
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture
