@@ -10,6 +10,8 @@ it is escaped. `memory/_fact_row.html` stays the row's template for the views th
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from html import escape as _escape  # what django.utils.html.escape does, without its lazy-text wrapper per call
 
 from django import template
@@ -18,7 +20,7 @@ from django.urls import reverse
 from django.utils.formats import localize
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import template_localtime
-from django.utils.translation import get_language, gettext as _, ngettext, pgettext
+from django.utils.translation import get_language, gettext as _, ngettext, override, pgettext
 
 from memory.models import Fact
 from memory.models.facts import Kind
@@ -34,8 +36,29 @@ def esc(value: object) -> str:
 
 
 def fill(sentence: str, **values: object) -> str:
-    """A translated sentence that holds markup, filled with escaped values: what {% blocktranslate %} renders."""
+    """A translated sentence that holds markup, filled with escaped values: what {% blocktranslate %} renders. The
+    sentence comes through checked(), so its blanks are the ones the values fill."""
     return sentence % {name: esc(value) for name, value in values.items()}
+
+
+BLANK = re.compile(r"%\((\w+)\)s")
+
+
+def _blanks(sentence: str) -> list[str] | None:
+    """The sentence's %(name)s blanks, sorted; None when it holds another %-directive, which filling would trip on."""
+    if "%" in BLANK.sub("", sentence).replace("%%", ""):
+        return None
+    return sorted(BLANK.findall(sentence))
+
+
+def checked(translate: Callable[[], str]) -> str:
+    """A sentence with blanks in the active language, or in English when its translation has other blanks: a broken
+    catalogue entry shows English, as {% blocktranslate %} does, instead of failing the page. `translate` is a
+    lambda holding the gettext call, so makemessages still finds the msgid."""
+    translated = translate()
+    with override(None):
+        english = translate()
+    return translated if translated == english or _blanks(translated) == _blanks(english) else english
 
 
 def kind_title(kind: str) -> str:
@@ -57,7 +80,7 @@ def _kind_badge_html(kind: str, label: str) -> str:
 def _audience_badge_html(audience: str, channel_label: str) -> str:
     # Every gettext call stands outside the f-strings: xgettext (makemessages) does not look inside them.
     if audience == "channel":
-        title = fill(_("Handed to the bot only in %(channel)s and its threads"), channel=channel_label)
+        title = fill(checked(lambda: _("Handed to the bot only in %(channel)s and its threads")), channel=channel_label)
         return f'<span class="badge badge-audience audience-channel" title="{title}">{esc(channel_label)}</span>'
     if audience == "staff":
         title, label = _("Never handed to the bot: kept for staff on this page"), pgettext("audience", "Staff only")
@@ -96,46 +119,50 @@ class Phrases:
                 esc(_("This text reads like an instruction to the bot. The bot gets it quoted as data and is told "
                       "not to follow it; consolidation keeps it out of the summary.")), esc(_("instruction-like"))))
         self.member_title = esc(_("A fact about this Discord member: everything about them"))
-        self.member = _("member %(member_id)s")
-        self.flag_title = _("An open contradiction proposal: #%(number)s says otherwise. Answer it in the review.")
-        self.flag = _("contradicts #%(number)s")
-        self.deleted_retracted = _("The member deleted the Discord message it was learned from on %(day)s: "
-                                   "retracted; restore it if it should stay")
-        self.deleted_hidden = _("The member deleted the Discord message it was learned from on %(day)s: only staff "
-                                "see it now; choose an audience to hand it to the bot again")
+        self.member = checked(lambda: _("member %(member_id)s"))
+        self.flag_title = checked(lambda: _("An open contradiction proposal: #%(number)s says otherwise. Answer it in "
+                                            "the review."))
+        self.flag = checked(lambda: _("contradicts #%(number)s"))
+        self.deleted_retracted = checked(lambda: _("The member deleted the Discord message it was learned from on "
+                                                   "%(day)s: retracted; restore it if it should stay"))
+        self.deleted_hidden = checked(lambda: _("The member deleted the Discord message it was learned from on "
+                                                "%(day)s: only staff see it now; choose an audience to hand it to the "
+                                                "bot again"))
         self.deleted = esc(_("message deleted"))
         self.held_back = '<span class="badge badge-flag" title="{}">{}</span>'.format(
             esc(_("The newer fact it contradicts is handed to the bot instead; answer the flag to decide")),
             esc(_("held back from the bot until answered")))
-        self.retracted = _("Retracted %(day)s")
-        self.replaced_by = _('replaced by <a href="%(url)s">#%(number)s</a>')
-        self.by_staff = _("by %(name)s")
+        self.retracted = checked(lambda: _("Retracted %(day)s"))
+        self.replaced_by = checked(lambda: _('replaced by <a href="%(url)s">#%(number)s</a>'))
+        self.by_staff = checked(lambda: _("by %(name)s"))
         self.former_staff = _("a former staff member")
-        self.by_bot_member_exchange = _('by the bot, learned from <a href="%(member_url)s">member %(member_id)s</a> in '
-                                        '<a href="%(exchange_url)s">this exchange</a>')
-        self.by_bot_member = _('by the bot, learned from <a href="%(member_url)s">member %(member_id)s</a>')
-        self.by_bot_exchange = _('by the bot in <a href="%(exchange_url)s">this exchange</a>')
+        self.by_bot_member_exchange = checked(lambda: _('by the bot, learned from <a href="%(member_url)s">member '
+                                                        '%(member_id)s</a> in <a href="%(exchange_url)s">this '
+                                                        'exchange</a>'))
+        self.by_bot_member = checked(lambda: _('by the bot, learned from <a href="%(member_url)s">member '
+                                               '%(member_id)s</a>'))
+        self.by_bot_exchange = checked(lambda: _('by the bot in <a href="%(exchange_url)s">this exchange</a>'))
         self.by_bot = esc(_("by the bot"))
-        self.channel_title = _("Every fact learned in %(channel)s")
-        self.learned_in = _('learned in <a href="%(url)s" title="%(title)s">%(channel)s</a>')
-        self.made_for = _('for <a href="%(url)s" title="%(title)s">%(channel)s</a>')
-        self.in_thread = _("(in %(thread)s)")
-        self.changed = _('changed <time datetime="%(when)s">%(day)s</time>')
+        self.channel_title = checked(lambda: _("Every fact learned in %(channel)s"))
+        self.learned_in = checked(lambda: _('learned in <a href="%(url)s" title="%(title)s">%(channel)s</a>'))
+        self.made_for = checked(lambda: _('for <a href="%(url)s" title="%(title)s">%(channel)s</a>'))
+        self.in_thread = checked(lambda: _("(in %(thread)s)"))
+        self.changed = checked(lambda: _('changed <time datetime="%(when)s">%(day)s</time>'))
         self.unscored = '<span title="{}">{}</span>'.format(esc(_("Not rated yet; ranked as middling (0.5)")),
                                                             esc(_("importance unscored")))
-        self.importance = _("importance %(importance)s")
-        self.confidence_title = _("Confidence %(confidence)s")
+        self.importance = checked(lambda: _("importance %(importance)s"))
+        self.confidence_title = checked(lambda: _("Confidence %(confidence)s"))
         self.confidence = esc(_("Confidence"))
-        self.select = _("Select #%(number)s")
-        self.who_sees = _("Who sees #%(number)s")
+        self.select = checked(lambda: _("Select #%(number)s"))
+        self.who_sees = checked(lambda: _("Who sees #%(number)s"))
         self.seen_by = esc(_("Seen by"))
         self.audience_server = (esc(_("Every channel where memory may be read")), esc(pgettext("audience", "Server")))
-        self.audience_channel_title = _("Only %(channel)s and its threads")
+        self.audience_channel_title = checked(lambda: _("Only %(channel)s and its threads"))
         self.audience_no_channel = (esc(_("Only one channel: choose which")), esc(_("Channel…")))
         self.audience_staff = (esc(_("Never handed to the bot")), esc(pgettext("audience", "Staff only")))
-        self.unpin_title = _("Stop handing #%(number)s to the bot in every reply")
+        self.unpin_title = checked(lambda: _("Stop handing #%(number)s to the bot in every reply"))
         self.unpin = esc(_("Unpin"))
-        self.pin_title = _("Hand #%(number)s to the bot in every reply, before the other facts")
+        self.pin_title = checked(lambda: _("Hand #%(number)s to the bot in every reply, before the other facts"))
         self.pin = esc(_("Pin"))
         self.edit, self.restore, self.retract = esc(_("Edit")), esc(_("Restore…")), esc(_("Retract…"))
         self.delete = esc(_("Delete"))
@@ -160,7 +187,7 @@ class Phrases:
         return self.addresses[guild_id]
 
     def member_url(self, guild_id: str, member_id: str) -> str:
-        if not member_id.isdigit():  # not a Discord id: let reverse() quote it (or refuse it) as {% url %} did
+        if not (member_id.isascii() and member_id.isdigit()):  # not a Discord id: reverse() quotes it as {% url %} did
             return reverse("memory:member", args=[guild_id, member_id])
         return f"{self._prefixes(guild_id)['member']}{member_id}/"
 
@@ -203,7 +230,8 @@ def _badges(fact: Fact, context, words: Phrases, guild_id: str, exact_key: bool)
     else:
         badges.append(_audience_badge_html(fact.audience, getattr(fact, "source_label", "")))
     if fact.mention_count > 1:
-        title = fill(ngettext("mentioned %(counter)s time", "mentioned %(counter)s times", fact.mention_count),
+        count = fact.mention_count
+        title = fill(checked(lambda: ngettext("mentioned %(counter)s time", "mentioned %(counter)s times", count)),
                      counter=localize(fact.mention_count))
         badges.append(f'<span class="badge badge-muted" title="{title}">×{localize(fact.mention_count)}</span>')
     for flag in getattr(fact, "flags", ()):
@@ -268,8 +296,9 @@ def _meta(fact: Fact, words: Phrases, guild_id: str) -> str:
 
 def _audience_choice(fact: Fact, words: Phrases, csrf_token: str, refocus) -> str:
     """One click changes who may see the fact. A fact learned in no channel offers "Channel…", which asks which."""
+    channel = getattr(fact, "source_label", "")
     if fact.source_channel_id:
-        channel_choice = (fill(words.audience_channel_title, channel=fact.source_label), esc(fact.source_label))
+        channel_choice = (fill(words.audience_channel_title, channel=channel), esc(channel))
     else:
         channel_choice = words.audience_no_channel
     buttons = []

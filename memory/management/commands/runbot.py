@@ -32,7 +32,7 @@ class Command(BaseCommand):
             raise CommandError(f"{TOKEN_VARIABLE} is not set. Put the bot token from the Discord Developer Portal "
                                f"(Applications → your app → Bot → Reset Token) in the environment: "
                                f"{TOKEN_VARIABLE}=… manage.py runbot")
-        freeze_what_is_loaded()  # a process that replies for days: its start-up objects stay out of full collections
+        freeze_what_is_loaded(web=False)  # replies for days: its start-up objects stay out of full collections
         try:
             run_bot(token, team)
         except InstallationRefused as refused:
