@@ -7,13 +7,13 @@ seconds (the cache, not the database, keeps them meanwhile)."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.core.cache import cache
 from django.db import connection
 
+from config.planner import planned_rows
 from memory.text.numbers import grouped, past_the_count
 from teams.models import Server
 
@@ -84,7 +84,4 @@ def _count_label(cursor, count: int, where: str, server_id: int) -> str:
     """The count as counted, or past COUNTED_UP_TO the planner's estimate of the rows `where` picks (no row read)."""
     if count <= COUNTED_UP_TO:
         return grouped(count)
-    cursor.execute(f"EXPLAIN (FORMAT JSON) SELECT {where}", {"server": server_id})
-    plan = cursor.fetchone()[0]
-    estimate = int((json.loads(plan) if isinstance(plan, str) else plan)[0]["Plan"]["Plan Rows"])
-    return past_the_count(COUNTED_UP_TO, estimate)
+    return past_the_count(COUNTED_UP_TO, planned_rows(cursor, f"SELECT {where}", {"server": server_id}))

@@ -14,6 +14,7 @@ from django.db import connection
 from django.db.models import Q, QuerySet
 from django.utils.translation import ngettext
 
+from config.planner import planned_rows
 from memory.models import PREFIX_CONFIG, Channel, Fact
 from memory.text.keys import normalise_key
 from memory.text.numbers import grouped, past_the_count
@@ -144,10 +145,7 @@ def _estimated_rows(facts: QuerySet[Fact]) -> int:
     """The planner's row estimate for the query (no rows are read)."""
     sql, params = facts.order_by().query.sql_with_params()
     with connection.cursor() as cursor:
-        cursor.execute("EXPLAIN (FORMAT JSON) " + sql, params)
-        plan = cursor.fetchone()[0]
-    plan = json.loads(plan) if isinstance(plan, str) else plan
-    return int(plan[0]["Plan"]["Plan Rows"])
+        return planned_rows(cursor, sql, params)
 
 
 def facts_label(count: int, *, about: bool = False, more_than: bool = False) -> str:
