@@ -77,11 +77,19 @@ def _kind_badge_html(kind: str, label: str) -> str:
     return f'<span class="badge badge-kind kind-{esc(kind)}" title="{esc(kind_title(kind))}">{esc(label)}</span>'
 
 
+def _channel_badge_sentence() -> str:
+    return checked(lambda: _("Handed to the bot only in %(channel)s and its threads"))
+
+
+def _channel_badge_html(channel_label: str, sentence: str) -> str:
+    return (f'<span class="badge badge-audience audience-channel" title="{fill(sentence, channel=channel_label)}">'
+            f'{esc(channel_label)}</span>')
+
+
 def _audience_badge_html(audience: str, channel_label: str) -> str:
     # Every gettext call stands outside the f-strings: xgettext (makemessages) does not look inside them.
     if audience == "channel":
-        title = fill(checked(lambda: _("Handed to the bot only in %(channel)s and its threads")), channel=channel_label)
-        return f'<span class="badge badge-audience audience-channel" title="{title}">{esc(channel_label)}</span>'
+        return _channel_badge_html(channel_label, _channel_badge_sentence())
     if audience == "staff":
         title, label = _("Never handed to the bot: kept for staff on this page"), pgettext("audience", "Staff only")
         return f'<span class="badge badge-audience audience-staff" title="{esc(title)}">{esc(label)}</span>'
@@ -110,6 +118,7 @@ class Phrases:
         self.kind_badges = {kind: _kind_badge_html(kind, label) for kind, label in Kind.choices}
         self.server_badge = _audience_badge_html("server", "")
         self.staff_badge = _audience_badge_html("staff", "")
+        self.channel_badge_sentence = _channel_badge_sentence()
         self.pinned_title = esc(_("Handed to the bot in every reply, before the other facts (up to the pinned caps)"))
         self.pinned_retracted_title = esc(_("Pinned, but retracted: no reply gets it"))
         self.pinned = esc(_("Pinned"))
@@ -180,7 +189,6 @@ class Phrases:
         if guild_id not in self.addresses:
             self.addresses[guild_id] = {
                 "member": reverse("memory:member", args=[guild_id, "0"]).removesuffix("0/"),
-                "fact": reverse("memory:fact", args=[guild_id, 0]).removesuffix("0/"),
                 "review": reverse("consolidation:review", args=[guild_id]),
                 "channel": f"{reverse('memory:page')}?server={guild_id}&channel=",
             }
@@ -193,9 +201,6 @@ class Phrases:
 
     def exchange_url(self, guild_id: str, exchange_id) -> str:
         return reverse("memory:exchange", args=[guild_id, exchange_id])
-
-    def fact_url(self, guild_id: str, number: int) -> str:
-        return f"{self._prefixes(guild_id)['fact']}{number}/"
 
     def review_url(self, guild_id: str) -> str:
         return self._prefixes(guild_id)["review"]
@@ -228,7 +233,7 @@ def _badges(fact: Fact, context, words: Phrases, guild_id: str, exact_key: bool)
     elif fact.audience == "staff":
         badges.append(words.staff_badge)
     else:
-        badges.append(_audience_badge_html(fact.audience, getattr(fact, "source_label", "")))
+        badges.append(_channel_badge_html(getattr(fact, "source_label", ""), words.channel_badge_sentence))
     if fact.mention_count > 1:
         count = fact.mention_count
         title = fill(checked(lambda: ngettext("mentioned %(counter)s time", "mentioned %(counter)s times", count)),
@@ -247,13 +252,15 @@ def _badges(fact: Fact, context, words: Phrases, guild_id: str, exact_key: bool)
     return badges
 
 
-def _retraction(fact: Fact, words: Phrases, guild_id: str) -> str:
+def _retraction(fact: Fact, words: Phrases) -> str:
     line = fill(words.retracted, day=_day(fact.retracted_at, "SHORT_DATE_FORMAT"))
     if fact.retraction_reason:
         line += f" — {esc(fact.retraction_reason)}"
     if fact.superseded_by:
         number = fact.superseded_by.number
-        line += " · " + fill(words.replaced_by, url=words.fact_url(guild_id, number), number=number)
+        # The replacement's address is this row's (memory.panel.fact_rows.attach_urls) with the other number.
+        url = f"{fact.url_base.removesuffix(f'{fact.number}/')}{number}/"
+        line += " · " + fill(words.replaced_by, url=url, number=number)
     return f'<p class="fact-retraction">{line}</p>'
 
 
@@ -370,7 +377,7 @@ def fact_row(context, fact: Fact, exact_key: bool = False) -> SafeString:
     main = ['<div class="fact-line">\n      ' + "\n      ".join(line) + "\n    </div>",
             f'<p class="fact-content">{esc(fact.content)}</p>']
     if fact.retracted_at:
-        main.append(_retraction(fact, words, guild_id))
+        main.append(_retraction(fact, words))
     main.append(_meta(fact, words, guild_id))
     confidence = floatformat(fact.confidence, 2)
     parts = ['<div class="fact-main">\n    ' + "\n    ".join(main) + "\n  </div>",
